@@ -1,0 +1,57 @@
+/**
+ * Permission tags (`authTags`) and supplier-enabled service tags (`serviceAuthTags`), spec
+ * section 6. A tag reads `<module>:<right>`. The server grants them through roles (the accounts
+ * issue); a company administrator holds every tag. The console hides menus, routes and buttons
+ * whose tag the user lacks.
+ */
+export const AuthTags = [
+  'home:view',
+  'monitoring:view',
+  'logistics:view',
+  'logistics:edit',
+  'device:view',
+  'device:edit',
+  'device:export',
+  'device:topUp',
+  'equipment:view',
+  'equipment:edit',
+  'camera:view',
+  'camera:edit',
+  'alarm:view',
+  'alarm:edit',
+  'alarm:resolve',
+  'org:view',
+  'org:edit',
+  'user:view',
+  'user:edit',
+  'role:view',
+  'role:edit',
+  'billing:view',
+  'billing:topUp',
+  'invoice:view',
+  'invoice:edit',
+  'audit:view',
+  'audit:export',
+  'statistics:view',
+  'docking:view',
+  'docking:edit',
+  'report:view',
+  'report:edit',
+  'backup:view',
+  'backup:edit',
+  'data:view',
+] as const;
+export type AuthTag = (typeof AuthTags)[number];
+
+/** Services the supplier enables per company ("Some features need the supplier to enable them"). */
+export const ServiceAuthTags = [
+  'service:logistics',
+  'service:equipment',
+  'service:camera',
+  'service:openApi',
+  'service:pushDock',
+  'service:operationReport',
+  'service:dataBackup',
+  'service:dataScreen',
+] as const;
+export type ServiceAuthTag = (typeof ServiceAuthTags)[number];
