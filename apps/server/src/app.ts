@@ -1,0 +1,103 @@
+import rateLimit from '@fastify/rate-limit';
+import websocket from '@fastify/websocket';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Database, Db } from './db/client';
+import { translate } from './i18n/messages';
+import type { Config } from './lib/config';
+import { authRoutes } from './modules/auth/auth.routes';
+import { companyRoutes } from './modules/companies/companies.routes';
+import { feedbackRoutes } from './modules/feedback/feedback.routes';
+import { liveRoutes } from './modules/live/live.routes';
+import { LiveHub } from './modules/live/live-hub';
+import { systemRoutes } from './modules/system/system.routes';
+import { userRoutes } from './modules/users/users.routes';
+import { registerAuth } from './plugins/auth';
+import { registerConsole } from './plugins/console';
+import { registerErrorHandling } from './plugins/errors';
+import { loggerOptions } from './plugins/logger';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    db: Db;
+    database: Database;
+    hub: LiveHub;
+  }
+}
+
+export interface BuildAppOptions {
+  config: Config;
+  database: Database;
+  /** Overrides the logger (tests capture it, or pass false). */
+  logger?: Parameters<typeof Fastify>[0] extends infer O
+    ? O extends { logger?: infer L }
+      ? L
+      : never
+    : never;
+}
+
+/**
+ * Builds the HTTP application: external plugins, then our plugins, then the routes of every
+ * domain. It does not listen; server.ts does, and tests use `app.inject`.
+ */
+export async function buildApp({ config, database, logger }: BuildAppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: logger ?? loggerOptions(config.logLevel),
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: true,
+    return503OnClosing: true,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate('db', database.db);
+  app.decorate('database', database);
+  app.decorate('hub', new LiveHub());
+
+  // Calls without a body are common (`/api/logout`, `/api/user/userInfo`): an empty JSON body is {}.
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString();
+    if (text.trim() === '') return done(null, {});
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(
+        Object.assign(new Error('malformed JSON'), {
+          statusCode: 400,
+          code: 'FST_ERR_CTP_INVALID_JSON_BODY',
+        }),
+        undefined,
+      );
+    }
+  });
+
+  registerErrorHandling(app);
+  registerAuth(app, database.db, config.sessionIdleMs);
+
+  await app.register(rateLimit, {
+    global: false,
+    // Injected and socket requests may have no address; they share one bucket instead of crashing.
+    keyGenerator: (request) => request.ip ?? 'unknown',
+    errorResponseBuilder: (request, context) => ({
+      statusCode: 429,
+      msgCode: 429,
+      message: translate('RATE_LIMITED', request.language ?? 'en', {
+        seconds: Math.ceil(context.ttl / 1000),
+      }),
+    }),
+  });
+  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+
+  await app.register(systemRoutes, { config });
+  await app.register(authRoutes, {
+    sessionIdleMs: config.sessionIdleMs,
+    loginRateLimitPerMinute: config.loginRateLimitPerMinute,
+  });
+  await app.register(userRoutes);
+  await app.register(companyRoutes);
+  await app.register(feedbackRoutes);
+  await app.register(liveRoutes, { hub: app.hub, sessionIdleMs: config.sessionIdleMs });
+
+  await registerConsole(app, config.webDist);
+  app.addHook('onClose', async () => app.hub.closeAll());
+  return app;
+}

@@ -1,0 +1,31 @@
+import type { Server } from 'node:net';
+
+/** Raised when a configured port cannot be used; its message names the setting to change. */
+export class PortInUseError extends Error {}
+
+/** Listens on `port`; a taken or forbidden port becomes a message naming `setting`, not a stack trace. */
+export function listenOrExplain(
+  server: Server,
+  port: number,
+  host: string,
+  setting: string,
+): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE' || error.code === 'EACCES') {
+        const why = error.code === 'EADDRINUSE' ? 'is already in use' : 'needs privileges this process lacks';
+        reject(
+          new PortInUseError(
+            `Port ${port} (${setting}) ${why}. Set ${setting} to a free port, for example ${setting}=${port + 1}.`,
+          ),
+        );
+      } else reject(error);
+    };
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      const address = server.address();
+      resolve(typeof address === 'object' && address ? address.port : port);
+    });
+  });
+}

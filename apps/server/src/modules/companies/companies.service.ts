@@ -1,0 +1,77 @@
+import type { UserCompany, UserPowers } from '@coldchain/contract';
+import { buildMenuEntries } from '@coldchain/contract';
+import { asc, eq } from 'drizzle-orm';
+import type { Db, Queryable } from '../../db/client';
+import { AppError } from '../../lib/app-error';
+import { idFromWire, idToWire } from '../../lib/ids';
+import type { Auth } from '../../plugins/auth';
+import { users } from '../users/users.table';
+import { companies, companyMembers } from './companies.table';
+
+export async function listUserCompanies(db: Db, auth: Auth): Promise<UserCompany[]> {
+  const rows = await db
+    .select({ company: companies, isAdmin: companyMembers.isAdmin })
+    .from(companyMembers)
+    .innerJoin(companies, eq(companies.id, companyMembers.companyId))
+    .where(eq(companyMembers.userId, auth.userId))
+    .orderBy(asc(companies.name), asc(companies.id));
+  return rows.map(({ company, isAdmin }) => ({
+    id: idToWire(company.id),
+    name: company.name,
+    industry: company.industry,
+    address: company.address,
+    isAdmin,
+    current: company.id === auth.companyId,
+  }));
+}
+
+/** Makes `id` the user's current company; it is restored at the next login. */
+export async function switchUserCompany(db: Db, auth: Auth, id: string): Promise<void> {
+  const companyId = idFromWire(id);
+  const [membership] = companyId
+    ? await db
+        .select({ companyId: companyMembers.companyId })
+        .from(companyMembers)
+        .where(eq(companyMembers.userId, auth.userId))
+        .then((rows) => rows.filter((r) => r.companyId === companyId))
+    : [];
+  if (!membership) throw new AppError('NO_PERMISSION');
+  await db.update(users).set({ lastCompanyId: membership.companyId }).where(eq(users.id, auth.userId));
+}
+
+/** The menus, rights and services of the caller in the company in scope (spec section 6). */
+export function getUserPowers(auth: Auth): UserPowers {
+  return {
+    menus: buildMenuEntries(auth.authTags, auth.serviceTags),
+    authTags: [...auth.authTags].sort(),
+    serviceAuthTags: [...auth.serviceTags].sort(),
+  };
+}
+
+export interface NewCompany {
+  name: string;
+  industry?: string;
+  address?: string;
+  services?: string[];
+}
+
+/** Creates a company with `userId` as its administrator and legal person. */
+export async function createCompanyWithAdmin(
+  db: Queryable,
+  userId: number,
+  input: NewCompany,
+): Promise<number> {
+  const [company] = await db
+    .insert(companies)
+    .values({
+      name: input.name,
+      industry: input.industry ?? '',
+      address: input.address ?? '',
+      services: input.services ?? [],
+    })
+    .returning({ id: companies.id });
+  await db
+    .insert(companyMembers)
+    .values({ companyId: company!.id, userId, isAdmin: true, legalPerson: true });
+  return company!.id;
+}

@@ -1,0 +1,11 @@
+import { AddFeedbackRequest } from '@coldchain/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { translate } from '../../i18n/messages';
+import { ok } from '../../lib/envelope';
+import { addFeedback } from './feedback.service';
+
+export const feedbackRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.post('/api/user/addFeedback', { schema: { body: AddFeedbackRequest } }, async (request) =>
+    ok(await addFeedback(app.db, request.auth, request.body), translate('FEEDBACK_SAVED', request.language)),
+  );
+};

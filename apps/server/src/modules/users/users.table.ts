@@ -1,0 +1,59 @@
+import {
+  bigint,
+  bigserial,
+  boolean,
+  index,
+  pgTable,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+/** A person who can log in. `account` is the login name: an e-mail address or a mobile number. */
+export const users = pgTable(
+  'users',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    /** Lower-cased e-mail or normalised mobile number. */
+    account: text('account').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    name: text('name').notNull(),
+    email: text('email'),
+    phone: text('phone'),
+    gender: smallint('gender').notNull().default(0),
+    headImg: text('head_img').notNull().default(''),
+    lastCompanyId: bigint('last_company_id', { mode: 'number' }),
+    pcAlarmVoice: boolean('pc_alarm_voice').notNull().default(true),
+    signCheck: boolean('sign_check').notNull().default(false),
+    exportExcel: boolean('export_excel').notNull().default(true),
+    dataViewPath: text('data_view_path').notNull().default(''),
+    disabled: boolean('disabled').notNull().default(false),
+    passwordChangedAt: timestamp('password_changed_at', { withTimezone: true }).notNull().defaultNow(),
+    lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('users_account_key').on(t.account), index('users_last_login_idx').on(t.lastLoginAt)],
+);
+
+/** An opaque login token, stored only as its SHA-256 hash so that a database leak exposes no session. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    tokenHash: text('token_hash').notNull(),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    platform: smallint('platform').notNull().default(1),
+    ip: text('ip').notNull().default(''),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    uniqueIndex('sessions_token_hash_key').on(t.tokenHash),
+    index('sessions_user_idx').on(t.userId),
+    index('sessions_expires_idx').on(t.expiresAt),
+  ],
+);
