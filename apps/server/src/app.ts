@@ -53,6 +53,8 @@ export async function buildApp({ config, database, logger }: BuildAppOptions): P
   app.decorate('database', database);
   app.decorate('hub', new LiveHub());
 
+  // API.md: a body that is not JSON is a transport fault (400), not a validation message.
+  app.removeContentTypeParser('text/plain');
   // Calls without a body are common (`/api/logout`, `/api/user/userInfo`): an empty JSON body is {}.
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString();

@@ -29,7 +29,7 @@ export async function registerConsole(app: FastifyInstance, webDist: string) {
       !SERVER_PREFIXES.some((p) => urlPath.startsWith(p));
     if (isPage && built) {
       // index.html must never be cached: it names the hashed bundles of the current build.
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+      return reply.header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false });
     }
     if (isPage) {
       return reply.status(503).type('text/plain').send('The console is not built yet: run "npm run build".');

@@ -1,0 +1,41 @@
+import { count, eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { call, useTestApp } from '../../test/build-app';
+import { login } from '../../test/factories';
+import { companies } from '../companies/companies.table';
+import { deviceInventory } from '../inventory/inventory.table';
+import { users } from '../users/users.table';
+import { DEMO_ACCOUNT, DEMO_COMPANY, DEMO_PASSWORD, seedDemo } from './demo-seed';
+
+describe('demo seed', () => {
+  const ctx = useTestApp();
+
+  it('creates the demo company, its administrator and spares SIM1001-SIM1020, and is idempotent', async () => {
+    expect(await seedDemo(ctx.app.db)).toEqual({ created: true });
+    expect(await seedDemo(ctx.app.db)).toEqual({ created: false });
+    const [userCount] = await ctx.app.db
+      .select({ n: count() })
+      .from(users)
+      .where(eq(users.account, DEMO_ACCOUNT));
+    expect(Number(userCount!.n)).toBe(1);
+    const [companyCount] = await ctx.app.db
+      .select({ n: count() })
+      .from(companies)
+      .where(eq(companies.name, DEMO_COMPANY));
+    expect(Number(companyCount!.n)).toBe(1);
+    const spares = await ctx.app.db.select().from(deviceInventory).orderBy(deviceInventory.serial);
+    expect(spares.map((s) => s.serial)).toEqual(Array.from({ length: 20 }, (_, i) => `SIM${1001 + i}`));
+    expect(spares.every((s) => s.channelCount === s.channels.length && s.channelCount >= 1)).toBe(true);
+
+    const token = await login(ctx.app, DEMO_ACCOUNT, DEMO_PASSWORD);
+    const { body } = await call<{ name: string; isAdmin: boolean; current: boolean }[]>(
+      ctx.app,
+      '/api/index/getUserCompanys',
+      {},
+      { token },
+    );
+    expect(body.data).toEqual([
+      expect.objectContaining({ name: DEMO_COMPANY, isAdmin: true, current: true }),
+    ]);
+  });
+});

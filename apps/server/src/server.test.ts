@@ -1,0 +1,65 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const serverEntry = path.resolve(import.meta.dirname, 'server.ts');
+const tsx = path.resolve(import.meta.dirname, '../../../node_modules/.bin/tsx');
+
+function run(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(tsx, [serverEntry], { env: { ...process.env, LOG_LEVEL: 'warn', ...env } });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    child.on('exit', (code) => resolve({ code, output }));
+  });
+}
+
+async function takenPort(): Promise<{ port: number; release: () => void }> {
+  const blocker = createServer();
+  await new Promise<void>((resolve) => blocker.listen(0, '0.0.0.0', resolve));
+  return { port: (blocker.address() as { port: number }).port, release: () => blocker.close() };
+}
+
+describe('starting the server process', () => {
+  it('stops with one line naming PORT when the HTTP port is taken', async () => {
+    const taken = await takenPort();
+    try {
+      const { code, output } = await run({
+        PORT: String(taken.port),
+        MQTT_PORT: '0',
+        DATA_DIR: mkdtempSync(path.join(tmpdir(), 'cc-')),
+      });
+      expect(code).toBe(1);
+      expect(output).toContain(`Port ${taken.port} (PORT) is already in use. Set PORT to a free port`);
+      expect(output).not.toMatch(/\n\s+at /);
+    } finally {
+      taken.release();
+    }
+  }, 60_000);
+
+  it('stops with one line naming MQTT_PORT when the broker port is taken', async () => {
+    const taken = await takenPort();
+    try {
+      const { code, output } = await run({
+        PORT: '0',
+        MQTT_PORT: String(taken.port),
+        DATA_DIR: mkdtempSync(path.join(tmpdir(), 'cc-')),
+      });
+      expect(code).toBe(1);
+      expect(output).toContain(`(MQTT_PORT) is already in use. Set MQTT_PORT to a free port`);
+      expect(output).not.toMatch(/\n\s+at /);
+    } finally {
+      taken.release();
+    }
+  }, 60_000);
+
+  it('stops with a message naming a bad setting', async () => {
+    const { code, output } = await run({ PORT: 'abc' });
+    expect(code).toBe(1);
+    expect(output).toMatch(/Invalid configuration:\n\s+PORT:/);
+  }, 60_000);
+});

@@ -1,0 +1,56 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '../db/client';
+import { hashPassword } from '../lib/password';
+import { normaliseAccount } from '../modules/auth/auth.service';
+import { createCompanyWithAdmin } from '../modules/companies/companies.service';
+import { companyMembers } from '../modules/companies/companies.table';
+import { users } from '../modules/users/users.table';
+import { call } from './build-app';
+
+export const DEFAULT_PASSWORD = 'Passw0rd1';
+
+/** Precomputed once: hashing with scrypt in every factory call would slow the suite for nothing. */
+let defaultHash: Promise<string> | undefined;
+
+export async function buildUser(db: Db, fields: { account?: string; name?: string; password?: string } = {}) {
+  const account = normaliseAccount(fields.account ?? `user-${randomBytes(5).toString('hex')}@example.com`);
+  const passwordHash = fields.password
+    ? await hashPassword(fields.password)
+    : await (defaultHash ??= hashPassword(DEFAULT_PASSWORD));
+  const [user] = await db
+    .insert(users)
+    .values({ account, email: account, name: fields.name ?? 'Test User', passwordHash })
+    .returning();
+  return { ...user!, password: fields.password ?? DEFAULT_PASSWORD };
+}
+
+/** A company and its administrator. */
+export async function buildCompany(db: Db, fields: { name?: string; services?: string[] } = {}) {
+  const admin = await buildUser(db, { name: 'Company Admin' });
+  const id = await createCompanyWithAdmin(db, admin.id, {
+    name: fields.name ?? `Company ${randomBytes(3).toString('hex')}`,
+    services: fields.services,
+  });
+  return { id, admin };
+}
+
+export async function addMember(db: Db, companyId: number, userId: number, isAdmin = false) {
+  await db.insert(companyMembers).values({ companyId, userId, isAdmin });
+}
+
+/** Logs in through the real call and returns the token. */
+export async function login(
+  app: FastifyInstance,
+  account: string,
+  password = DEFAULT_PASSWORD,
+): Promise<string> {
+  const { body } = await call<{ accessToken: string }>(app, '/api/doLogin', {
+    account,
+    password,
+    type: 1,
+    platform: 1,
+  });
+  if (body.msgCode !== 200) throw new Error(`login failed: ${body.msgContent}`);
+  return body.data.accessToken;
+}
