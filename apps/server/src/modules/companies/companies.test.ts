@@ -1,4 +1,10 @@
-import { AuthTags, MENU_TREE, type MenuEntry, type UserCompany, type UserPowers } from '@coldchain/contract';
+import {
+  AuthTags,
+  type MenuEntry,
+  ServiceAuthTags,
+  type UserCompany,
+  type UserPowers,
+} from '@coldchain/contract';
 import { describe, expect, it } from 'vitest';
 import { call, useTestApp } from '../../test/build-app';
 import { addMember, buildCompany, buildUser, login } from '../../test/factories';
@@ -112,10 +118,7 @@ describe('companies, switching and powers', () => {
 
   it('returns every spec route when all services are on, with the fields the console needs', async () => {
     const company = await buildCompany(ctx.app.db, {
-      services: MENU_TREE.flatMap((d) => [
-        d.serviceTag,
-        ...(d.children ?? []).map((c) => c.serviceTag),
-      ]).filter((s): s is string => Boolean(s)),
+      services: [...ServiceAuthTags],
     });
     const token = await login(ctx.app, company.admin.account);
     const { body } = await call<UserPowers>(

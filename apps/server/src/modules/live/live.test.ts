@@ -3,10 +3,8 @@ import { useTestApp } from '../../test/build-app';
 import { buildCompany, login } from '../../test/factories';
 import { CLOSE_UNAUTHORIZED } from './live.routes';
 
-function nextMessage(socket: WebSocket | import('ws').WebSocket): Promise<unknown> {
-  return new Promise((resolve) =>
-    socket.addEventListener('message', (e) => resolve(JSON.parse(String(e.data))), { once: true }),
-  );
+function nextMessage(socket: import('ws').WebSocket): Promise<unknown> {
+  return new Promise((resolve) => socket.once('message', (data) => resolve(JSON.parse(String(data)))));
 }
 
 function closeCode(socket: import('ws').WebSocket): Promise<number> {
