@@ -65,8 +65,7 @@ function doorEffect(profile: ColdUnitProfile, seed: number, ts: number): number 
     for (let i = 0; i < openings; i++) {
       const openedAt = h * HOUR + random() * HOUR;
       const since = (ts - openedAt) / MINUTE;
-      if (since >= 0 && since < 30)
-        effect += profile.doorRise * Math.exp(-since / 6) * (since < 1 ? since : 1);
+      if (since >= 0 && since < 30) effect += profile.doorRise * Math.exp(-since / 6) * Math.min(since, 1);
     }
   }
   return effect;
