@@ -7,7 +7,11 @@ import { translate } from './i18n/messages';
 import type { Config } from './lib/config';
 import { authRoutes } from './modules/auth/auth.routes';
 import { companyRoutes } from './modules/companies/companies.routes';
+import { deviceRoutes } from './modules/devices/devices.routes';
 import { feedbackRoutes } from './modules/feedback/feedback.routes';
+import { DeviceDirectory } from './modules/ingest/device-directory';
+import { httpIngestRoutes } from './modules/ingest/http-ingest.routes';
+import { IngestService } from './modules/ingest/ingest.service';
 import { liveRoutes } from './modules/live/live.routes';
 import { LiveHub } from './modules/live/live-hub';
 import { systemRoutes } from './modules/system/system.routes';
@@ -22,6 +26,8 @@ declare module 'fastify' {
     db: Db;
     database: Database;
     hub: LiveHub;
+    deviceDirectory: DeviceDirectory;
+    ingest: IngestService;
   }
 }
 
@@ -52,6 +58,8 @@ export async function buildApp({ config, database, logger }: BuildAppOptions): P
   app.decorate('db', database.db);
   app.decorate('database', database);
   app.decorate('hub', new LiveHub());
+  app.decorate('deviceDirectory', new DeviceDirectory(database.db));
+  app.decorate('ingest', new IngestService(database.db));
 
   // API.md: a body that is not JSON is a transport fault (400), not a validation message.
   app.removeContentTypeParser('text/plain');
@@ -97,9 +105,15 @@ export async function buildApp({ config, database, logger }: BuildAppOptions): P
   await app.register(userRoutes);
   await app.register(companyRoutes);
   await app.register(feedbackRoutes);
+  await app.register(deviceRoutes);
+  await app.register(httpIngestRoutes);
   await app.register(liveRoutes, { hub: app.hub, sessionIdleMs: config.sessionIdleMs });
 
   await registerConsole(app, config.webDist);
-  app.addHook('onClose', async () => app.hub.closeAll());
+  app.addHook('onClose', async () => {
+    app.hub.closeAll();
+    await app.ingest.idle();
+    app.deviceDirectory.close();
+  });
   return app;
 }

@@ -4,8 +4,8 @@ import { openDatabase } from './db/client';
 import { ConfigError, loadConfig } from './lib/config';
 import { PortInUseError } from './lib/listen';
 import { seedDemo } from './modules/demo/demo-seed';
-import { authenticateDevice } from './modules/ingest/device-auth';
-import { startEmbeddedBroker } from './modules/ingest/embedded-broker';
+import { startDeviceBroker } from './modules/ingest/device-broker';
+import { ensureReadingPartitions } from './modules/telemetry/partitions';
 
 /**
  * Starts the platform: database (embedded PGlite or DATABASE_URL) with migrations, demo seed,
@@ -16,34 +16,39 @@ async function main() {
   const config = loadConfig();
   const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
   const app = await buildApp({ config, database });
-  app.addHook('onClose', () => database.close());
 
   if (config.demo) {
     const { created } = await seedDemo(database.db);
     app.log.info({ created }, 'demo seed: demo@example.com / Demo1234 in "Demo Cold Chain"');
   }
 
+  await ensureReadingPartitions(database.db);
+
   const broker =
     config.mqttPort === null
       ? null
-      : await startEmbeddedBroker(config.mqttPort, config.host, authenticateDevice(database.db)).catch(
-          async (error) => {
-            await app.close();
-            throw error;
-          },
-        );
-  if (broker) app.addHook('onClose', () => broker.close());
+      : await startDeviceBroker(app, config.mqttPort, config.host).catch(async (error) => {
+          await app.close();
+          await database.close();
+          throw error;
+        });
+  /** Devices first (no new readings), then HTTP and sockets (waiting for queued writes), then the database. */
+  const shutdown = async () => {
+    await broker?.close();
+    await app.close();
+    await database.close();
+  };
 
   closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'stopping after an unexpected error');
     else app.log.info({ signal }, 'stopping');
-    await app.close();
+    await shutdown();
   });
 
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
-    await app.close();
+    await shutdown();
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE' || code === 'EACCES') {
       throw new PortInUseError(

@@ -1,4 +1,6 @@
 export * from './auth';
+export * from './device-protocol';
+export * from './devices';
 export * from './enums';
 export * from './envelope';
 export * from './feedback';

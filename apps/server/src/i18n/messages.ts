@@ -31,6 +31,12 @@ export const messages = {
   PAYLOAD_TOO_LARGE: { en: 'The request body is too large', cn: '请求内容过大' },
   UNKNOWN_PATH: { en: 'Request address error: {path}', cn: '请求地址错误：{path}' },
   INTERNAL: { en: 'Internal server error, please try again later', cn: '服务器内部错误，请稍后再试' },
+  SERIAL_UNAVAILABLE: {
+    en: 'Serial number does not exist or is already used',
+    cn: '序列号不存在或已被使用',
+  },
+  DEVICE_NOT_FOUND: { en: 'The device does not exist', cn: '设备不存在' },
+  SENSOR_NOT_FOUND: { en: 'The sensor does not exist', cn: '传感器不存在' },
   FEEDBACK_SAVED: { en: 'Thank you for your feedback', cn: '感谢您的反馈' },
   COMPANY_SWITCHED: { en: 'Company switched', cn: '企业已切换' },
   LOGGED_OUT: { en: 'Logged out', cn: '已退出登录' },
@@ -50,6 +56,8 @@ export const messages = {
     cn: '{field}：请输入正确的手机号或邮箱',
   },
   'rule.feedbackImages': { en: 'At most 3 images can be attached', cn: '最多上传 3 张图片' },
+  'rule.id': { en: '{field} is not a valid ID', cn: '{field}不是有效的 ID' },
+  'rule.timeRange': { en: '{field} must be after the start time', cn: '{field}必须晚于开始时间' },
   'rule.password': {
     en: '{field} must be 8-20 English letters and digits',
     cn: '{field}须为 8-20 位英文字母和数字',
@@ -70,6 +78,18 @@ export const fieldLabels: Record<string, Record<WireLanguage, string>> = {
   imgUrl: { en: 'Images', cn: '图片' },
   source: { en: 'Source', cn: '来源' },
   body: { en: 'Request body', cn: '请求体' },
+  serial: { en: 'Serial number', cn: '序列号' },
+  name: { en: 'Name', cn: '名称' },
+  departmentId: { en: 'Department', cn: '部门' },
+  groupId: { en: 'Group', cn: '分组' },
+  pageNum: { en: 'Page number', cn: '页码' },
+  pageSize: { en: 'Page size', cn: '每页条数' },
+  state: { en: 'State', cn: '状态' },
+  keyword: { en: 'Keyword', cn: '关键字' },
+  sensorId: { en: 'Sensor', cn: '传感器' },
+  startTime: { en: 'Start time', cn: '开始时间' },
+  endTime: { en: 'End time', cn: '结束时间' },
+  maxPoints: { en: 'Maximum points', cn: '最大点数' },
 };
 
 export function translate(

@@ -3,6 +3,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '../app';
 import type { Database } from '../db/client';
 import { type Config, loadConfig } from '../lib/config';
+import { ensureReadingPartitions } from '../modules/telemetry/partitions';
 import { openTestDatabase } from './test-database';
 
 export interface TestContext {
@@ -24,6 +25,7 @@ export function useTestApp(overrides: Partial<Config> = {}, logger?: unknown): T
   beforeAll(async () => {
     ctx.config = testConfig(overrides);
     ctx.database = await openTestDatabase();
+    await ensureReadingPartitions(ctx.database.db);
     ctx.app = await buildApp({
       config: ctx.config,
       database: ctx.database,

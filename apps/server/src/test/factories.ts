@@ -1,10 +1,14 @@
 import { randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../db/client';
 import { hashPassword } from '../lib/password';
 import { normaliseAccount } from '../modules/auth/auth.service';
 import { createCompanyWithAdmin } from '../modules/companies/companies.service';
 import { companyMembers } from '../modules/companies/companies.table';
+import { addDevice } from '../modules/devices/devices.service';
+import { sensors } from '../modules/devices/devices.table';
+import { addInventory } from '../modules/inventory/inventory.service';
 import { users } from '../modules/users/users.table';
 import { call } from './build-app';
 
@@ -53,4 +57,31 @@ export async function login(
   });
   if (body.msgCode !== 200) throw new Error(`login failed: ${body.msgContent}`);
   return body.data.accessToken;
+}
+
+let serialCounter = 0;
+
+/** Puts a serial in the inventory and binds it to the company through the real service. */
+export async function buildDevice(
+  db: Db,
+  companyId: number,
+  fields: { channels?: { type: string; unit: string; min: number; max: number }[]; name?: string } = {},
+) {
+  const serial = `T${process.pid}${Date.now().toString(36).toUpperCase()}${++serialCounter}`;
+  const channels = (fields.channels ?? [{ type: 'temperature', unit: '°C', min: -40, max: 85 }]).map(
+    (c, i) => ({
+      ch: i + 1,
+      ...c,
+    }),
+  );
+  await addInventory(db, [{ serial, model: 'CC-TEST', version: 'standard', channels }]);
+  const { id, deviceKey } = await addDevice(db, companyId, {
+    serial,
+    name: fields.name ?? `Fridge ${serialCounter}`,
+  });
+  const sensorRows = await db
+    .select()
+    .from(sensors)
+    .where(eq(sensors.deviceId, Number(id)));
+  return { id, serial, deviceKey, sensors: sensorRows.sort((a, b) => a.channel - b.channel) };
 }

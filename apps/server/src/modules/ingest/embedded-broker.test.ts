@@ -5,11 +5,9 @@ import { startEmbeddedBroker } from './embedded-broker';
 
 describe('embedded MQTT broker', () => {
   it('accepts a device whose serial and key check out and refuses others with "not authorized"', async () => {
-    const broker = await startEmbeddedBroker(
-      0,
-      '127.0.0.1',
-      async (serial, key) => serial === 'SIM9001' && key === 'k1',
-    );
+    const broker = await startEmbeddedBroker(0, '127.0.0.1', {
+      authenticate: async (serial, key) => serial === 'SIM9001' && key === 'k1',
+    });
     try {
       const good = await mqtt.connectAsync(`mqtt://127.0.0.1:${broker.port}`, {
         clientId: 'SIM9001',
@@ -36,9 +34,9 @@ describe('embedded MQTT broker', () => {
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const port = (blocker.address() as { port: number }).port;
     try {
-      await expect(startEmbeddedBroker(port, '127.0.0.1', async () => false)).rejects.toThrow(
-        `Port ${port} (MQTT_PORT) is already in use. Set MQTT_PORT to a free port`,
-      );
+      await expect(
+        startEmbeddedBroker(port, '127.0.0.1', { authenticate: async () => false }),
+      ).rejects.toThrow(`Port ${port} (MQTT_PORT) is already in use. Set MQTT_PORT to a free port`);
     } finally {
       blocker.close();
     }

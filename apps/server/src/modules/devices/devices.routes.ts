@@ -1,0 +1,46 @@
+import {
+  AddDeviceRequest,
+  DeviceIdRequest,
+  HistoryDataRequest,
+  PageDevicesRequest,
+} from '@coldchain/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ok } from '../../lib/envelope';
+import { requireCompany, requirePermission } from '../../plugins/auth';
+import { getHistoryData } from '../telemetry/history.service';
+import {
+  addDevice,
+  countDevicesByState,
+  getDeviceDetail,
+  pageDevices,
+  resetDeviceKey,
+} from './devices.service';
+
+export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
+  const canView = { preHandler: requirePermission('device:view') };
+  const canEdit = { preHandler: requirePermission('device:edit') };
+
+  app.post('/api/device/addDevice', { ...canEdit, schema: { body: AddDeviceRequest } }, async (request) =>
+    ok(await addDevice(app.db, requireCompany(request.auth), request.body)),
+  );
+  app.post('/api/device/deviceDetail', { ...canView, schema: { body: DeviceIdRequest } }, async (request) =>
+    ok(await getDeviceDetail(app.db, requireCompany(request.auth), request.body.id)),
+  );
+  app.post('/api/device/resetDeviceKey', { ...canEdit, schema: { body: DeviceIdRequest } }, async (request) =>
+    ok(await resetDeviceKey(app.db, requireCompany(request.auth), request.body.id)),
+  );
+  app.post('/api/device/pageDevices', { ...canView, schema: { body: PageDevicesRequest } }, async (request) =>
+    ok(await pageDevices(app.db, requireCompany(request.auth), request.body)),
+  );
+  app.post(
+    '/api/device/pageDevicesByState',
+    { ...canView, schema: { body: PageDevicesRequest } },
+    async (request) => ok(await pageDevices(app.db, requireCompany(request.auth), request.body)),
+  );
+  app.post('/api/device/countGroupByState', canView, async (request) =>
+    ok(await countDevicesByState(app.db, requireCompany(request.auth))),
+  );
+  app.post('/api/device/historyData', { ...canView, schema: { body: HistoryDataRequest } }, async (request) =>
+    ok(await getHistoryData(app.db, requireCompany(request.auth), request.body)),
+  );
+};

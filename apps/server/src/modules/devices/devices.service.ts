@@ -1,0 +1,202 @@
+import type { AddDeviceRequest, DeviceView, Page, PageDevicesRequest } from '@coldchain/contract';
+import { DeviceState } from '@coldchain/contract';
+import { and, asc, count, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
+import type { Db, Queryable } from '../../db/client';
+import { AppError } from '../../lib/app-error';
+import { idFromWire, idToWire } from '../../lib/ids';
+import { hashToken, newToken } from '../../lib/tokens';
+import { deviceInventory } from '../inventory/inventory.table';
+import { devices, sensors } from './devices.table';
+
+/** A newly bound device includes 12 months of service; renewal extends it (monitoringDevicePay). */
+const INCLUDED_SERVICE_MONTHS = 12;
+
+type DeviceRow = typeof devices.$inferSelect;
+type SensorRow = typeof sensors.$inferSelect;
+
+export function presentDevice(device: DeviceRow, deviceSensors: SensorRow[]): DeviceView {
+  return {
+    id: idToWire(device.id),
+    serial: device.serial,
+    name: device.name,
+    model: device.model,
+    version: device.version,
+    state: device.state,
+    departmentId: device.departmentId === null ? null : idToWire(device.departmentId),
+    groupId: device.groupId === null ? null : idToWire(device.groupId),
+    expireTime: device.expireTime.getTime(),
+    lastSeenTime: device.lastSeenAt?.getTime() ?? null,
+    uploadInterval: device.uploadIntervalS,
+    offlineJudgement: device.offlineJudgement,
+    battery: device.battery,
+    power: device.power,
+    mode: device.mode,
+    remark: device.remark,
+    sensors: deviceSensors
+      .sort((a, b) => a.channel - b.channel)
+      .map((s) => ({
+        id: idToWire(s.id),
+        channel: s.channel,
+        name: s.name,
+        type: s.type,
+        unit: s.unit,
+        rangeMin: s.rangeMin,
+        rangeMax: s.rangeMax,
+        value: s.value,
+        updateTime: s.updateTime?.getTime() ?? null,
+      })),
+  };
+}
+
+/** Invalidation hook for caches of device credentials and channels (the ingest cache listens). */
+export type DeviceChangeListener = (serial: string) => void;
+const listeners = new Set<DeviceChangeListener>();
+export function onDeviceChanged(listener: DeviceChangeListener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+function deviceChanged(serial: string) {
+  for (const listener of listeners) listener(serial);
+}
+
+/**
+ * Binds a spare serial from the inventory to the company, creates one sensor per channel and
+ * issues the device key, which is returned once and stored only as a hash.
+ */
+export async function addDevice(db: Db, companyId: number, input: AddDeviceRequest) {
+  const serial = input.serial.toUpperCase();
+  const deviceKey = newToken();
+  const id = await db.transaction(async (tx) => {
+    const [stock] = await tx
+      .select()
+      .from(deviceInventory)
+      .where(eq(deviceInventory.serial, serial))
+      .limit(1);
+    if (!stock) throw new AppError('SERIAL_UNAVAILABLE');
+    const expireTime = new Date();
+    expireTime.setUTCMonth(expireTime.getUTCMonth() + INCLUDED_SERVICE_MONTHS);
+    const [device] = await tx
+      .insert(devices)
+      .values({
+        companyId,
+        serial,
+        name: input.name,
+        model: stock.model,
+        version: stock.version,
+        departmentId: idFromWire(input.departmentId),
+        groupId: idFromWire(input.groupId),
+        keyHash: hashToken(deviceKey),
+        expireTime,
+        state: DeviceState.Offline,
+      })
+      .onConflictDoNothing()
+      .returning({ id: devices.id });
+    if (!device) throw new AppError('SERIAL_UNAVAILABLE');
+    await tx.insert(sensors).values(
+      stock.channels.map((c) => ({
+        companyId,
+        deviceId: device.id,
+        channel: c.ch,
+        name: `${c.type === 'humidity' ? 'Humidity' : 'Temperature'} ${c.ch}`,
+        type: c.type,
+        unit: c.unit,
+        rangeMin: c.min,
+        rangeMax: c.max,
+      })),
+    );
+    return device.id;
+  });
+  deviceChanged(serial);
+  return { id: idToWire(id), deviceKey };
+}
+
+export async function findDevice(db: Queryable, companyId: number, wireId: string): Promise<DeviceRow> {
+  const id = idFromWire(wireId);
+  const [device] = id
+    ? await db
+        .select()
+        .from(devices)
+        .where(and(eq(devices.companyId, companyId), eq(devices.id, id)))
+        .limit(1)
+    : [];
+  if (!device) throw new AppError('DEVICE_NOT_FOUND');
+  return device;
+}
+
+export async function getDeviceDetail(db: Db, companyId: number, wireId: string): Promise<DeviceView> {
+  const device = await findDevice(db, companyId, wireId);
+  const rows = await db.select().from(sensors).where(eq(sensors.deviceId, device.id));
+  return presentDevice(device, rows);
+}
+
+/** Issues a new key; the old one stops working at once (connected sessions are dropped). */
+export async function resetDeviceKey(db: Db, companyId: number, wireId: string) {
+  const device = await findDevice(db, companyId, wireId);
+  const deviceKey = newToken();
+  await db
+    .update(devices)
+    .set({ keyHash: hashToken(deviceKey) })
+    .where(eq(devices.id, device.id));
+  deviceChanged(device.serial);
+  return { deviceKey };
+}
+
+export async function pageDevices(
+  db: Db,
+  companyId: number,
+  query: PageDevicesRequest,
+): Promise<Page<DeviceView>> {
+  const filters: SQL[] = [eq(devices.companyId, companyId)];
+  if (query.state) filters.push(eq(devices.state, query.state));
+  const departmentId = idFromWire(query.departmentId);
+  if (departmentId) filters.push(eq(devices.departmentId, departmentId));
+  const groupId = idFromWire(query.groupId);
+  if (groupId) filters.push(eq(devices.groupId, groupId));
+  if (query.keyword) {
+    const like = `%${query.keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    filters.push(or(ilike(devices.name, like), ilike(devices.serial, like))!);
+  }
+  const where = and(...filters);
+  const [total] = await db.select({ n: count() }).from(devices).where(where);
+  const rows = await db
+    .select()
+    .from(devices)
+    .where(where)
+    .orderBy(asc(devices.name), asc(devices.id))
+    .limit(query.pageSize)
+    .offset((query.pageNum - 1) * query.pageSize);
+  const sensorRows = rows.length
+    ? await db
+        .select()
+        .from(sensors)
+        .where(
+          inArray(
+            sensors.deviceId,
+            rows.map((d) => d.id),
+          ),
+        )
+    : [];
+  return {
+    list: rows.map((d) =>
+      presentDevice(
+        d,
+        sensorRows.filter((s) => s.deviceId === d.id),
+      ),
+    ),
+    total: Number(total?.n ?? 0),
+    pageNum: query.pageNum,
+    pageSize: query.pageSize,
+  };
+}
+
+/** Device count per state 1-6, every state present (the home page and the state tabs). */
+export async function countDevicesByState(db: Db, companyId: number): Promise<Record<string, number>> {
+  const rows = await db
+    .select({ state: devices.state, n: count() })
+    .from(devices)
+    .where(eq(devices.companyId, companyId))
+    .groupBy(devices.state);
+  const counts: Record<string, number> = { '1': 0, '2': 0, '3': 0, '4': 0, '5': 0, '6': 0 };
+  for (const row of rows) counts[String(row.state)] = Number(row.n);
+  return counts;
+}

@@ -1,0 +1,131 @@
+import type { DeviceView, Page } from '@coldchain/contract';
+import { describe, expect, it } from 'vitest';
+import { call, useTestApp } from '../../test/build-app';
+import { addMember, buildCompany, buildDevice, buildUser, login } from '../../test/factories';
+import { seedDemo } from '../demo/demo-seed';
+
+describe('monitors', () => {
+  const ctx = useTestApp();
+
+  it('adds a spare serial from the inventory, with one sensor per channel and a device key shown once', async () => {
+    await seedDemo(ctx.app.db);
+    const company = await buildCompany(ctx.app.db);
+    const token = await login(ctx.app, company.admin.account);
+    const added = await call<{ id: string; deviceKey: string }>(
+      ctx.app,
+      '/api/device/addDevice',
+      { serial: 'sim1001', name: 'Vaccine fridge' },
+      { token },
+    );
+    expect(added.body.msgCode).toBe(200);
+    expect(added.body.data.deviceKey).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const detail = await call<DeviceView>(
+      ctx.app,
+      '/api/device/deviceDetail',
+      { id: added.body.data.id },
+      { token },
+    );
+    expect(detail.body.data).toMatchObject({
+      serial: 'SIM1001',
+      name: 'Vaccine fridge',
+      model: 'CC-TH2',
+      version: 'standard',
+      state: 4,
+    });
+    expect(detail.body.data.sensors.map((s) => [s.channel, s.type, s.unit])).toEqual([
+      [1, 'temperature', '°C'],
+      [2, 'humidity', '%RH'],
+    ]);
+    expect(JSON.stringify(detail.body.data)).not.toContain(added.body.data.deviceKey);
+    expect(detail.body.data.expireTime).toBeGreaterThan(Date.now() + 360 * 86_400_000);
+
+    const again = await call(
+      ctx.app,
+      '/api/device/addDevice',
+      { serial: 'SIM1001', name: 'Twice' },
+      { token, language: 'cn' },
+    );
+    expect(again.body).toEqual({ msgCode: 500, msgContent: '序列号不存在或已被使用', data: null });
+    const unknown = await call(
+      ctx.app,
+      '/api/device/addDevice',
+      { serial: 'NOPE999', name: 'Ghost' },
+      { token },
+    );
+    expect(unknown.body.msgContent).toBe('Serial number does not exist or is already used');
+  });
+
+  it('pages, filters, searches and counts devices by state, only within the company', async () => {
+    const company = await buildCompany(ctx.app.db);
+    const other = await buildCompany(ctx.app.db);
+    await buildDevice(ctx.app.db, company.id, { name: 'Cold room A' });
+    await buildDevice(ctx.app.db, company.id, { name: 'Freezer B' });
+    await buildDevice(ctx.app.db, other.id, { name: 'Foreign C' });
+    const token = await login(ctx.app, company.admin.account);
+    const page = await call<Page<DeviceView>>(
+      ctx.app,
+      '/api/device/pageDevices',
+      { pageNum: 1, pageSize: 1 },
+      { token },
+    );
+    expect(page.body.data.total).toBe(2);
+    expect(page.body.data.list.map((d) => d.name)).toEqual(['Cold room A']);
+    const search = await call<Page<DeviceView>>(
+      ctx.app,
+      '/api/device/pageDevices',
+      { keyword: 'freez' },
+      { token },
+    );
+    expect(search.body.data.list.map((d) => d.name)).toEqual(['Freezer B']);
+    const counts = await call<Record<string, number>>(
+      ctx.app,
+      '/api/device/countGroupByState',
+      {},
+      { token },
+    );
+    expect(counts.body.data).toEqual({ '1': 0, '2': 0, '3': 0, '4': 2, '5': 0, '6': 0 });
+  });
+
+  it('never shows or changes a device of another company', async () => {
+    const mine = await buildCompany(ctx.app.db);
+    const other = await buildCompany(ctx.app.db);
+    const foreign = await buildDevice(ctx.app.db, other.id);
+    const token = await login(ctx.app, mine.admin.account);
+    for (const url of ['/api/device/deviceDetail', '/api/device/resetDeviceKey']) {
+      const { body } = await call(ctx.app, url, { id: foreign.id }, { token });
+      expect(body, url).toEqual({ msgCode: 500, msgContent: 'The device does not exist', data: null });
+    }
+    const history = await call(
+      ctx.app,
+      '/api/device/historyData',
+      { sensorId: String(foreign.sensors[0]!.id), startTime: 0, endTime: Date.now() },
+      { token },
+    );
+    expect(history.body.msgContent).toBe('The sensor does not exist');
+  });
+
+  it('refuses device calls to a member without device rights', async () => {
+    const company = await buildCompany(ctx.app.db);
+    const member = await buildUser(ctx.app.db);
+    await addMember(ctx.app.db, company.id, member.id);
+    const token = await login(ctx.app, member.account);
+    for (const url of ['/api/device/addDevice', '/api/device/pageDevices', '/api/device/countGroupByState']) {
+      const { body } = await call(ctx.app, url, { serial: 'SIM1002', name: 'x' }, { token });
+      expect(body.msgContent, url).toBe('No permission for this service or operation');
+    }
+  });
+
+  it('names the field of a bad request', async () => {
+    const company = await buildCompany(ctx.app.db);
+    const token = await login(ctx.app, company.admin.account);
+    const { body } = await call(
+      ctx.app,
+      '/api/device/addDevice',
+      { serial: 'SIM1003' },
+      { token, language: 'cn' },
+    );
+    expect(body.msgContent).toBe('名称不能为空');
+    const badId = await call(ctx.app, '/api/device/deviceDetail', { id: 'abc' }, { token });
+    expect(badId.body.msgContent).toBe('ID is not a valid ID');
+  });
+});

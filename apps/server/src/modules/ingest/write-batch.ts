@@ -1,0 +1,108 @@
+import type { UpRecord } from '@coldchain/contract';
+import { sql } from 'drizzle-orm';
+import { queryRows, type Tx } from '../../db/client';
+import type { KnownDevice } from './device-directory';
+
+export interface IngestJob {
+  device: KnownDevice;
+  records: UpRecord[];
+}
+
+export interface IngestResult {
+  /** Readings newly stored. */
+  stored: number;
+  /** Readings already stored before (same device, channel and instant). */
+  duplicates: number;
+  /** Channels the device does not have; their values were not stored. */
+  unknownChannels: number[];
+}
+
+const pgArray = (values: (string | number | boolean)[]) => `{${values.join(',')}}`;
+
+/**
+ * Writes the readings of several messages in the current transaction: one idempotent insert for
+ * all of them, the sensors' latest values, and each device's last contact, battery, power, mode
+ * and state. Returns a result per job, in order.
+ */
+export async function writeIngestBatch(tx: Tx, jobs: IngestJob[]): Promise<IngestResult[]> {
+  const sensorIds: number[] = [];
+  const instants: number[] = [];
+  const values: number[] = [];
+  const lateAfterS: number[] = [];
+  const owner: number[] = [];
+  const results: IngestResult[] = jobs.map(() => ({ stored: 0, duplicates: 0, unknownChannels: [] }));
+  const deviceState = new Map<number, { ts: number; record: UpRecord }>();
+
+  jobs.forEach((job, jobIndex) => {
+    for (const record of job.records) {
+      const newest = deviceState.get(job.device.id);
+      if (!newest || newest.ts <= record.ts) deviceState.set(job.device.id, { ts: record.ts, record });
+      // Service mode records nothing (spec section 4); the device's mode is still updated.
+      if (record.mode === 'service') continue;
+      for (const { ch, v } of record.channels) {
+        const sensorId = job.device.sensorIds.get(ch);
+        if (sensorId === undefined) {
+          if (!results[jobIndex]!.unknownChannels.includes(ch)) results[jobIndex]!.unknownChannels.push(ch);
+          continue;
+        }
+        sensorIds.push(sensorId);
+        instants.push(record.ts);
+        values.push(v);
+        // A reading is back-filled when it arrives more than two upload intervals (at least 2 min) late.
+        lateAfterS.push(Math.max(120, job.device.uploadIntervalS * 2));
+        owner.push(jobIndex);
+      }
+    }
+  });
+
+  if (sensorIds.length > 0) {
+    const inserted = await queryRows<{ sensor_id: string | number; ms: number }>(
+      tx,
+      sql`
+      insert into readings (sensor_id, ts, value, backfilled)
+      select u.sensor_id, to_timestamp(u.ms / 1000.0), u.value,
+             to_timestamp(u.ms / 1000.0) < now() - make_interval(secs => u.late_s)
+             or (s.update_time is not null and to_timestamp(u.ms / 1000.0) < s.update_time)
+      from unnest(${pgArray(sensorIds)}::bigint[], ${pgArray(instants)}::float8[], ${pgArray(values)}::real[], ${pgArray(lateAfterS)}::int[])
+           as u(sensor_id, ms, value, late_s)
+      join sensors s on s.id = u.sensor_id
+      on conflict do nothing
+      returning sensor_id, (extract(epoch from ts) * 1000)::float8 as ms`,
+    );
+    const fresh = new Set(inserted.map((r) => `${r.sensor_id}:${Math.round(r.ms)}`));
+    sensorIds.forEach((sensorId, i) => {
+      const key = `${sensorId}:${instants[i]}`;
+      const result = results[owner[i]!]!;
+      if (fresh.delete(key)) result.stored++;
+      else result.duplicates++;
+    });
+
+    await tx.execute(sql`
+      update sensors s set value = l.value, update_time = l.ts
+      from (select distinct on (sensor_id) sensor_id, to_timestamp(ms / 1000.0) as ts, value
+            from unnest(${pgArray(sensorIds)}::bigint[], ${pgArray(instants)}::float8[], ${pgArray(values)}::real[]) as u(sensor_id, ms, value)
+            order by sensor_id, ms desc) l
+      where s.id = l.sensor_id and (s.update_time is null or s.update_time <= l.ts)`);
+  }
+
+  const deviceIds = [...deviceState.keys()];
+  const newest = deviceIds.map((id) => deviceState.get(id)!.record);
+  await tx.execute(sql`
+    update devices d set
+      last_seen_at = now(),
+      battery = coalesce(u.battery, d.battery),
+      power = coalesce(nullif(u.power, ''), d.power),
+      mode = u.mode,
+      state = case
+        when d.state = 6 then 6
+        when u.mode = 'service' then 5
+        when exists (select 1 from sensors s where s.device_id = d.id and s.value is not null
+                     and (s.value < s.range_min or s.value > s.range_max)) then 3
+        when d.state in (3, 4, 5) then 1
+        else d.state end
+    from unnest(${pgArray(deviceIds)}::bigint[], ${pgArray(newest.map((r) => r.battery ?? 'NULL'))}::smallint[],
+                ${pgArray(newest.map((r) => r.power ?? '""'))}::text[], ${pgArray(newest.map((r) => r.mode))}::text[])
+         as u(id, battery, power, mode)
+    where d.id = u.id`);
+  return results;
+}

@@ -1,0 +1,76 @@
+import { z } from 'zod';
+
+const Id = z.coerce.string().regex(/^[1-9]\d{0,15}$/, { error: 'rule.id' });
+
+/** `/api/device/addDevice` (API.md): a serial from the device inventory. */
+export const AddDeviceRequest = z.object({
+  serial: z.string().trim().min(1).max(40),
+  name: z.string().trim().min(1).max(100),
+  departmentId: Id.optional(),
+  groupId: Id.optional(),
+});
+export type AddDeviceRequest = z.infer<typeof AddDeviceRequest>;
+
+export const DeviceIdRequest = z.object({ id: Id });
+export type DeviceIdRequest = z.infer<typeof DeviceIdRequest>;
+
+export const PageDevicesRequest = z.object({
+  pageNum: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(200).default(20),
+  state: z.coerce.number().int().min(1).max(6).optional(),
+  departmentId: Id.optional(),
+  groupId: Id.optional(),
+  keyword: z.string().trim().max(100).optional(),
+});
+export type PageDevicesRequest = z.infer<typeof PageDevicesRequest>;
+
+export interface SensorView {
+  id: string;
+  channel: number;
+  name: string;
+  type: string;
+  unit: string;
+  rangeMin: number;
+  rangeMax: number;
+  value: number | null;
+  updateTime: number | null;
+}
+
+export interface DeviceView {
+  id: string;
+  serial: string;
+  name: string;
+  model: string;
+  version: string;
+  state: number;
+  departmentId: string | null;
+  groupId: string | null;
+  expireTime: number;
+  lastSeenTime: number | null;
+  uploadInterval: number;
+  offlineJudgement: number;
+  battery: number | null;
+  power: string | null;
+  mode: string;
+  remark: string;
+  sensors: SensorView[];
+}
+
+/** `/api/device/historyData` (API.md). */
+export const HistoryDataRequest = z
+  .object({
+    sensorId: Id,
+    startTime: z.coerce.number().int().nonnegative(),
+    endTime: z.coerce.number().int().nonnegative(),
+    maxPoints: z.coerce.number().int().min(2).max(100_000).optional(),
+  })
+  .refine((r) => r.endTime > r.startTime, { error: 'rule.timeRange', path: ['endTime'] });
+export type HistoryDataRequest = z.infer<typeof HistoryDataRequest>;
+
+export interface HistoryData {
+  points: [number, number][];
+  min: number | null;
+  max: number | null;
+  avg: number | null;
+  mkt: number | null;
+}
