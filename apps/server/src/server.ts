@@ -3,8 +3,10 @@ import { buildApp } from './app';
 import { openDatabase } from './db/client';
 import { ConfigError, loadConfig } from './lib/config';
 import { PortInUseError } from './lib/listen';
+import { seedDemoFleet, startDemoFeed } from './modules/demo/demo-fleet';
 import { seedDemo } from './modules/demo/demo-seed';
 import { startDeviceBroker } from './modules/ingest/device-broker';
+import { startOfflineSweep } from './modules/telemetry/offline-sweep';
 import { ensureReadingPartitions } from './modules/telemetry/partitions';
 
 /**
@@ -12,17 +14,26 @@ import { ensureReadingPartitions } from './modules/telemetry/partitions';
  * HTTP server (console, /api, live socket) and the embedded MQTT broker. Stops gracefully on
  * SIGINT/SIGTERM. Problems an operator can fix are printed as one clear line, not a stack trace.
  */
+/** How often devices are checked for missed uploads. */
+const OFFLINE_SWEEP_MS = 30_000;
+
 async function main() {
   const config = loadConfig();
   const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
   const app = await buildApp({ config, database });
 
+  await ensureReadingPartitions(database.db);
   if (config.demo) {
-    const { created } = await seedDemo(database.db);
+    const { created, companyId } = await seedDemo(database.db);
+    if (companyId !== null) {
+      await seedDemoFleet(database.db, companyId, app.ingest, app.deviceDirectory);
+      const stopFeed = startDemoFeed(app.ingest, app.deviceDirectory);
+      app.addHook('onClose', async () => stopFeed());
+    }
     app.log.info({ created }, 'demo seed: demo@example.com / Demo1234 in "Demo Cold Chain"');
   }
-
-  await ensureReadingPartitions(database.db);
+  const stopSweep = startOfflineSweep(database.db, OFFLINE_SWEEP_MS, () => undefined);
+  app.addHook('onClose', async () => stopSweep());
 
   const broker =
     config.mqttPort === null

@@ -11,8 +11,9 @@ describe('demo seed', () => {
   const ctx = useTestApp();
 
   it('creates the demo company, its administrator and spares SIM1001-SIM1020, and is idempotent', async () => {
-    expect(await seedDemo(ctx.app.db)).toEqual({ created: true });
-    expect(await seedDemo(ctx.app.db)).toEqual({ created: false });
+    const first = await seedDemo(ctx.app.db);
+    expect(first).toEqual({ created: true, companyId: expect.any(Number) });
+    expect(await seedDemo(ctx.app.db)).toEqual({ created: false, companyId: first.companyId });
     const [userCount] = await ctx.app.db
       .select({ n: count() })
       .from(users)

@@ -1,8 +1,9 @@
 import { ServiceAuthTags } from '@coldchain/contract';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { hashPassword } from '../../lib/password';
 import { createCompanyWithAdmin } from '../companies/companies.service';
+import { companies, companyMembers } from '../companies/companies.table';
 import { addInventory, type InventoryItem } from '../inventory/inventory.service';
 import type { InventoryChannel } from '../inventory/inventory.table';
 import { users } from '../users/users.table';
@@ -41,7 +42,7 @@ export function demoSpareInventory(): InventoryItem[] {
  * The demo company, its administrator and the spare inventory. Safe to run at every start: what
  * exists already is left untouched (so a demo user's changes survive restarts).
  */
-export async function seedDemo(db: Db): Promise<{ created: boolean }> {
+export async function seedDemo(db: Db): Promise<{ created: boolean; companyId: number | null }> {
   const created = await db.transaction(async (tx) => {
     const [existing] = await tx
       .select({ id: users.id })
@@ -68,5 +69,12 @@ export async function seedDemo(db: Db): Promise<{ created: boolean }> {
     return true;
   });
   await addInventory(db, demoSpareInventory());
-  return { created };
+  const [demo] = await db
+    .select({ companyId: companies.id })
+    .from(companies)
+    .innerJoin(companyMembers, eq(companyMembers.companyId, companies.id))
+    .innerJoin(users, eq(users.id, companyMembers.userId))
+    .where(and(eq(users.account, DEMO_ACCOUNT), eq(companies.name, DEMO_COMPANY)))
+    .limit(1);
+  return { created, companyId: demo?.companyId ?? null };
 }

@@ -1,0 +1,49 @@
+import type { DeviceView, HistoryData, Page } from '@coldchain/contract';
+import { describe, expect, it } from 'vitest';
+import { call, useTestApp } from '../../test/build-app';
+import { login } from '../../test/factories';
+import { DEMO_UNITS, seedDemoFleet } from './demo-fleet';
+import { DEMO_ACCOUNT, DEMO_PASSWORD, seedDemo } from './demo-seed';
+
+describe('demo fleet', () => {
+  const ctx = useTestApp();
+
+  it('binds twelve monitors with 1-4 channels, a week of five-minute history, one offline and one in alarm', async () => {
+    const { companyId } = await seedDemo(ctx.app.db);
+    await seedDemoFleet(ctx.app.db, companyId!, ctx.app.ingest, ctx.app.deviceDirectory);
+    // A second start only fills the gap: no duplicates, nothing lost.
+    await seedDemoFleet(ctx.app.db, companyId!, ctx.app.ingest, ctx.app.deviceDirectory);
+
+    const token = await login(ctx.app, DEMO_ACCOUNT, DEMO_PASSWORD);
+    const page = await call<Page<DeviceView>>(
+      ctx.app,
+      '/api/device/pageDevices',
+      { pageSize: 50 },
+      { token },
+    );
+    expect(page.body.data.total).toBe(12);
+    const channelCounts = new Set(page.body.data.list.map((d) => d.sensors.length));
+    expect([...channelCounts].sort()).toEqual([1, 2, 3, 4]);
+    const counts = await call<Record<string, number>>(
+      ctx.app,
+      '/api/device/countGroupByState',
+      {},
+      { token },
+    );
+    expect(counts.body.data).toMatchObject({ '1': 10, '2': 1, '4': 1 });
+
+    const fridge = page.body.data.list.find((d) => d.serial === DEMO_UNITS[0]!.serial)!;
+    const now = Date.now();
+    const history = await call<HistoryData>(
+      ctx.app,
+      '/api/device/historyData',
+      { sensorId: fridge.sensors[0]!.id, startTime: now - 7 * 86_400_000, endTime: now },
+      { token },
+    );
+    expect(history.body.data.points.length).toBeGreaterThanOrEqual(2014);
+    expect(history.body.data.points.length).toBeLessThanOrEqual(2017);
+    expect(history.body.data.avg).toBeGreaterThan(3);
+    expect(history.body.data.avg).toBeLessThan(8);
+    expect(history.body.data.mkt).not.toBeNull();
+  }, 60_000);
+});

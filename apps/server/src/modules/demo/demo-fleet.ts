@@ -1,0 +1,140 @@
+import { FREEZER, FRIDGE } from '@coldchain/simulator/curve';
+import { backfillRecords, recordAt, type SimulatedDevice } from '@coldchain/simulator/payload';
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { addDevice } from '../devices/devices.service';
+import { devices, sensors } from '../devices/devices.table';
+import type { DeviceDirectory } from '../ingest/device-directory';
+import type { IngestService } from '../ingest/ingest.service';
+import { addInventory, type InventoryItem } from '../inventory/inventory.service';
+import type { InventoryChannel } from '../inventory/inventory.table';
+
+const HISTORY_DAYS = 7;
+const HISTORY_STEP_MS = 5 * 60_000;
+/** The demo's live feed: one reading per device this often. */
+export const DEMO_FEED_INTERVAL_MS = 60_000;
+
+interface DemoUnit {
+  serial: string;
+  name: string;
+  kind: 'fridge' | 'freezer';
+  channels: InventoryChannel[];
+  /** Stopped reporting three hours ago. */
+  offline?: boolean;
+  /** Running warm: its readings sit above 8 °C. */
+  warm?: boolean;
+}
+
+const t = (ch: number, min = -40, max = 85): InventoryChannel => ({
+  ch,
+  type: 'temperature',
+  unit: '°C',
+  min,
+  max,
+});
+const h = (ch: number): InventoryChannel => ({ ch, type: 'humidity', unit: '%RH', min: 0, max: 100 });
+
+/** Twelve monitors with one to four channels: vaccine fridges, freezers, a cold room, a truck. */
+export const DEMO_UNITS: DemoUnit[] = [
+  { serial: 'DEMO0001', name: 'Vaccine fridge 1', kind: 'fridge', channels: [t(1), h(2)] },
+  { serial: 'DEMO0002', name: 'Vaccine fridge 2', kind: 'fridge', channels: [t(1), h(2)] },
+  { serial: 'DEMO0003', name: 'Pharmacy fridge', kind: 'fridge', channels: [t(1)] },
+  { serial: 'DEMO0004', name: 'Blood bank fridge', kind: 'fridge', channels: [t(1), t(2)] },
+  { serial: 'DEMO0005', name: 'Plasma freezer', kind: 'freezer', channels: [t(1, -200, 200)] },
+  {
+    serial: 'DEMO0006',
+    name: 'Sample freezer',
+    kind: 'freezer',
+    channels: [t(1, -200, 200), t(2, -200, 200)],
+  },
+  { serial: 'DEMO0007', name: 'Cold room', kind: 'fridge', channels: [t(1), h(2), t(3), t(4)] },
+  { serial: 'DEMO0008', name: 'Dairy display', kind: 'fridge', channels: [t(1), h(2)] },
+  { serial: 'DEMO0009', name: 'Produce cold room', kind: 'fridge', channels: [t(1), h(2), t(3)] },
+  { serial: 'DEMO0010', name: 'Delivery truck', kind: 'fridge', channels: [t(1), h(2)] },
+  { serial: 'DEMO0011', name: 'Lab fridge (unplugged)', kind: 'fridge', channels: [t(1)], offline: true },
+  { serial: 'DEMO0012', name: 'Ward fridge (warm)', kind: 'fridge', channels: [t(1), h(2)], warm: true },
+];
+
+const WARM_FRIDGE = { ...FRIDGE, setPoint: 10 };
+
+function simulated(unit: DemoUnit, index: number): SimulatedDevice {
+  return {
+    serial: unit.serial,
+    key: '',
+    profile: unit.warm ? WARM_FRIDGE : unit.kind === 'freezer' ? FREEZER : FRIDGE,
+    seed: 500 + index,
+    channelCount: unit.channels.length,
+  };
+}
+
+/**
+ * Binds the demo monitors to the demo company (once) and fills their history: seven days of
+ * five-minute readings on the first start, and the gap since the last reading on later starts,
+ * as a logger back-fills after an outage. Readings go through the real ingest path.
+ */
+export async function seedDemoFleet(
+  db: Db,
+  companyId: number,
+  ingest: IngestService,
+  directory: DeviceDirectory,
+) {
+  const inventory: InventoryItem[] = DEMO_UNITS.map((u) => ({
+    serial: u.serial,
+    model: u.channels.length === 1 ? 'CC-T1' : `CC-T${u.channels.length}`,
+    version: u.channels.length > 2 ? 'elite' : 'standard',
+    channels: u.channels,
+  }));
+  await addInventory(db, inventory);
+  const existing = await db
+    .select({ serial: devices.serial })
+    .from(devices)
+    .where(
+      inArray(
+        devices.serial,
+        DEMO_UNITS.map((u) => u.serial),
+      ),
+    );
+  const bound = new Set(existing.map((d) => d.serial));
+  for (const unit of DEMO_UNITS) {
+    if (!bound.has(unit.serial)) await addDevice(db, companyId, { serial: unit.serial, name: unit.name });
+  }
+
+  const now = Date.now();
+  for (const [index, unit] of DEMO_UNITS.entries()) {
+    const device = await directory.find(unit.serial);
+    if (!device) continue;
+    const [latest] = await db
+      .select({ updateTime: sensors.updateTime })
+      .from(sensors)
+      .where(and(eq(sensors.deviceId, device.id), eq(sensors.channel, 1)));
+    const end = unit.offline ? now - 3 * 3_600_000 : now;
+    const from = Math.max(
+      latest?.updateTime ? latest.updateTime.getTime() + HISTORY_STEP_MS : 0,
+      now - HISTORY_DAYS * 86_400_000,
+    );
+    const aligned = Math.ceil(from / HISTORY_STEP_MS) * HISTORY_STEP_MS;
+    const records = backfillRecords(simulated(unit, index), aligned, end, HISTORY_STEP_MS);
+    for (let i = 0; i < records.length; i += 500) await ingest.ingest(device, records.slice(i, i + 500));
+    if (unit.offline) await db.update(devices).set({ state: 4 }).where(eq(devices.id, device.id));
+    // The alarm engine (alarms milestone) will raise this from the warm readings; until then the demo shows it.
+    if (unit.warm) await db.update(devices).set({ state: 2 }).where(eq(devices.id, device.id));
+  }
+}
+
+/** Feeds every live demo monitor one reading per interval, through the real ingest path. */
+export function startDemoFeed(
+  ingest: IngestService,
+  directory: DeviceDirectory,
+  everyMs = DEMO_FEED_INTERVAL_MS,
+) {
+  const timer = setInterval(async () => {
+    for (const [index, unit] of DEMO_UNITS.entries()) {
+      if (unit.offline) continue;
+      const device = await directory.find(unit.serial);
+      if (device)
+        await ingest.ingest(device, [recordAt(simulated(unit, index), Date.now())]).catch(() => undefined);
+    }
+  }, everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}

@@ -1,0 +1,40 @@
+import { sql } from 'drizzle-orm';
+import { type Db, queryRows } from '../../db/client';
+
+export interface OfflineTransition {
+  id: number;
+  companyId: number;
+  serial: string;
+}
+
+/**
+ * Marks devices offline whose last contact is older than upload interval x offline judgement
+ * (ARCHITECTURE.md "The hot path"). Returns the devices that just went offline, for the alarm
+ * engine. Devices in service or disposed keep their state.
+ */
+export async function sweepOfflineDevices(db: Db, now = new Date()): Promise<OfflineTransition[]> {
+  return queryRows<OfflineTransition>(
+    db,
+    sql`update devices set state = 4
+        where state in (1, 2, 3)
+          and last_seen_at is not null
+          and last_seen_at < ${now.toISOString()}::timestamptz - make_interval(secs => upload_interval_s * offline_judgement)
+        returning id, company_id as "companyId", serial`,
+  );
+}
+
+/** Runs the sweep every `everyMs` until stopped. */
+export function startOfflineSweep(
+  db: Db,
+  everyMs: number,
+  onOffline: (devices: OfflineTransition[]) => void,
+) {
+  const timer = setInterval(() => {
+    sweepOfflineDevices(db).then(
+      (devices) => devices.length > 0 && onOffline(devices),
+      () => undefined,
+    );
+  }, everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
