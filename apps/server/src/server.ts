@@ -6,6 +6,7 @@ import { PortInUseError } from './lib/listen';
 import { seedDemoFleet, startDemoFeed } from './modules/demo/demo-fleet';
 import { seedDemo } from './modules/demo/demo-seed';
 import { startDeviceBroker } from './modules/ingest/device-broker';
+import { connectExternalBroker } from './modules/ingest/external-broker';
 import { startOfflineSweep } from './modules/telemetry/offline-sweep';
 import { ensureReadingPartitions } from './modules/telemetry/partitions';
 
@@ -43,9 +44,19 @@ async function main() {
           await database.close();
           throw error;
         });
+  const external = config.mqttUrl
+    ? await connectExternalBroker(app, { url: config.mqttUrl, group: config.mqttShareGroup }).catch(
+        async (error: Error) => {
+          await app.close();
+          await database.close();
+          throw new ConfigError(`Could not connect to MQTT_URL (${config.mqttUrl}): ${error.message}`);
+        },
+      )
+    : null;
   /** Devices first (no new readings), then HTTP and sockets (waiting for queued writes), then the database. */
   const shutdown = async () => {
     await broker?.close();
+    await external?.close();
     await app.close();
     await database.close();
   };

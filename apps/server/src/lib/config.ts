@@ -18,6 +18,10 @@ const EnvSchema = z.object({
   DATABASE_URL: z.string().url().optional(),
   MQTT_URL: z.string().url().optional(),
   MQTT_PORT: port.default(1883),
+  MQTT_SHARE_GROUP: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/)
+    .default('coldchain'),
   SMTP_URL: z.string().url().optional(),
   DEMO: flag.optional(),
   HELP_URL: z.string().default('https://github.com/coldchain-platform/coldchain/tree/main/docs'),
@@ -39,6 +43,8 @@ export interface Config {
   mqttUrl?: string;
   /** 0 picks a free port (tests); null turns the embedded broker off. */
   mqttPort: number | null;
+  /** Shared-subscription group on the external broker. */
+  mqttShareGroup: string;
   smtpUrl?: string;
   demo: boolean;
   helpUrl: string;
@@ -68,6 +74,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     mqttUrl: e.MQTT_URL,
     mqttPort: e.MQTT_URL ? null : e.MQTT_PORT,
+    mqttShareGroup: e.MQTT_SHARE_GROUP,
     smtpUrl: e.SMTP_URL,
     // The demo seed is on with the embedded database and off with a server database, unless set.
     demo: e.DEMO ?? !e.DATABASE_URL,
