@@ -1,0 +1,57 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import path from 'node:path';
+
+const serverEntry = path.resolve(import.meta.dirname, '../server.ts');
+const tsx = path.resolve(import.meta.dirname, '../../../../node_modules/.bin/tsx');
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface ServerProcess {
+  child: ChildProcess;
+  baseUrl: string;
+  output: () => string;
+}
+
+/** Starts `server.ts` as `npm start` does and waits until /healthz answers. */
+export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  let output = '';
+  const child = spawn(tsx, [serverEntry], {
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (d) => (output += d));
+  child.stderr?.on('data', (d) => (output += d));
+  const baseUrl = `http://127.0.0.1:${env.PORT}`;
+  for (let i = 0; i < 240; i++) {
+    if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
+    try {
+      if ((await fetch(`${baseUrl}/healthz`)).ok) return { child, baseUrl, output: () => output };
+    } catch {
+      // not yet listening
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`server did not start: ${output}`);
+}
+
+export async function postJson<T>(baseUrl: string, url: string, body: unknown, token?: string): Promise<T> {
+  const response = await fetch(`${baseUrl}${url}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { accessToken: token } : {}) },
+    body: JSON.stringify(body),
+  });
+  const envelope = (await response.json()) as { msgCode: number; msgContent: string; data: T };
+  if (envelope.msgCode !== 200) throw new Error(`${url}: ${envelope.msgContent}`);
+  return envelope.data;
+}
