@@ -49,6 +49,12 @@ export interface DeviceView {
   lastSeenTime: number | null;
   uploadInterval: number;
   offlineJudgement: number;
+  recordInterval: number;
+  alarmVerifyInterval: number;
+  hostAddress: string;
+  subAddress: string;
+  region: string;
+  address: string;
   battery: number | null;
   power: string | null;
   mode: string;
@@ -74,3 +80,32 @@ export interface HistoryData {
   avg: number | null;
   mkt: number | null;
 }
+
+/**
+ * Editing a monitor (spec sections 3 and 5). Intervals are in seconds; the alarm verification
+ * interval may not exceed the data upload interval.
+ */
+export const EditDeviceRequest = z
+  .object({
+    id: Id,
+    name: z.string().trim().min(1).max(100),
+    departmentId: Id.nullable().optional(),
+    groupId: Id.nullable().optional(),
+    recordInterval: z.coerce.number().int().min(10).max(86_400),
+    uploadInterval: z.coerce.number().int().min(10).max(86_400),
+    alarmVerifyInterval: z.coerce.number().int().min(10).max(86_400),
+    offlineJudgement: z.coerce.number().int().min(1).max(100),
+    hostAddress: z.string().trim().max(40).default(''),
+    subAddress: z.string().trim().max(40).default(''),
+    remark: z.string().trim().max(255).default(''),
+    region: z.string().trim().max(255).default(''),
+    address: z.string().trim().max(255).default(''),
+  })
+  .refine((d) => d.alarmVerifyInterval <= d.uploadInterval, {
+    error: 'rule.alarmVerifyInterval',
+    path: ['alarmVerifyInterval'],
+  });
+export type EditDeviceRequest = z.infer<typeof EditDeviceRequest>;
+
+export const SetRemarkRequest = z.object({ id: Id, remark: z.string().trim().max(255) });
+export type SetRemarkRequest = z.infer<typeof SetRemarkRequest>;

@@ -58,6 +58,10 @@ export const messages = {
   'rule.feedbackImages': { en: 'At most 3 images can be attached', cn: '最多上传 3 张图片' },
   'rule.id': { en: '{field} is not a valid ID', cn: '{field}不是有效的 ID' },
   'rule.timeRange': { en: '{field} must be after the start time', cn: '{field}必须晚于开始时间' },
+  'rule.alarmVerifyInterval': {
+    en: 'The alarm verification interval must be at most the data upload interval',
+    cn: '报警验证间隔不能大于数据上传间隔',
+  },
   'rule.password': {
     en: '{field} must be 8-20 English letters and digits',
     cn: '{field}须为 8-20 位英文字母和数字',
@@ -90,6 +94,15 @@ export const fieldLabels: Record<string, Record<WireLanguage, string>> = {
   startTime: { en: 'Start time', cn: '开始时间' },
   endTime: { en: 'End time', cn: '结束时间' },
   maxPoints: { en: 'Maximum points', cn: '最大点数' },
+  recordInterval: { en: 'Normal recording interval', cn: '正常记录间隔' },
+  uploadInterval: { en: 'Data upload interval', cn: '数据上传间隔' },
+  alarmVerifyInterval: { en: 'Alarm verification interval', cn: '报警验证间隔' },
+  offlineJudgement: { en: 'Offline judgement count', cn: '离线判断次数' },
+  hostAddress: { en: 'Host address', cn: '主机地址' },
+  subAddress: { en: 'Sub-address', cn: '子地址' },
+  remark: { en: 'Remarks', cn: '备注' },
+  region: { en: 'Region', cn: '所在地区' },
+  address: { en: 'Detailed address', cn: '详细地址' },
 };
 
 export function translate(

@@ -1,8 +1,10 @@
 import {
   AddDeviceRequest,
   DeviceIdRequest,
+  EditDeviceRequest,
   HistoryDataRequest,
   PageDevicesRequest,
+  SetRemarkRequest,
 } from '@coldchain/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ok } from '../../lib/envelope';
@@ -11,9 +13,11 @@ import { getHistoryData } from '../telemetry/history.service';
 import {
   addDevice,
   countDevicesByState,
+  editDevice,
   getDeviceDetail,
   pageDevices,
   resetDeviceKey,
+  setDeviceRemark,
 } from './devices.service';
 
 export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -40,6 +44,13 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post('/api/device/countGroupByState', canView, async (request) =>
     ok(await countDevicesByState(app.db, requireCompany(request.auth))),
   );
+  app.post('/api/device/editDevice', { ...canEdit, schema: { body: EditDeviceRequest } }, async (request) =>
+    ok(await editDevice(app.db, requireCompany(request.auth), request.body)),
+  );
+  app.post('/api/device/setRemark', { ...canEdit, schema: { body: SetRemarkRequest } }, async (request) => {
+    await setDeviceRemark(app.db, requireCompany(request.auth), request.body.id, request.body.remark);
+    return ok(null);
+  });
   app.post('/api/device/historyData', { ...canView, schema: { body: HistoryDataRequest } }, async (request) =>
     ok(await getHistoryData(app.db, requireCompany(request.auth), request.body)),
   );

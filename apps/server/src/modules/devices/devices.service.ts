@@ -1,4 +1,10 @@
-import type { AddDeviceRequest, DeviceView, Page, PageDevicesRequest } from '@coldchain/contract';
+import type {
+  AddDeviceRequest,
+  DeviceView,
+  EditDeviceRequest,
+  Page,
+  PageDevicesRequest,
+} from '@coldchain/contract';
 import { DeviceState } from '@coldchain/contract';
 import { and, asc, count, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
 import type { Db, Queryable } from '../../db/client';
@@ -28,6 +34,12 @@ export function presentDevice(device: DeviceRow, deviceSensors: SensorRow[]): De
     lastSeenTime: device.lastSeenAt?.getTime() ?? null,
     uploadInterval: device.uploadIntervalS,
     offlineJudgement: device.offlineJudgement,
+    recordInterval: device.recordIntervalS,
+    alarmVerifyInterval: device.alarmVerifyIntervalS,
+    hostAddress: device.hostAddress,
+    subAddress: device.subAddress,
+    region: device.region,
+    address: device.address,
     battery: device.battery,
     power: device.power,
     mode: device.mode,
@@ -199,4 +211,39 @@ export async function countDevicesByState(db: Db, companyId: number): Promise<Re
   const counts: Record<string, number> = { '1': 0, '2': 0, '3': 0, '4': 0, '5': 0, '6': 0 };
   for (const row of rows) counts[String(row.state)] = Number(row.n);
   return counts;
+}
+
+export async function editDevice(db: Db, companyId: number, input: EditDeviceRequest): Promise<DeviceView> {
+  const device = await findDevice(db, companyId, input.id);
+  const [updated] = await db
+    .update(devices)
+    .set({
+      name: input.name,
+      ...(input.departmentId !== undefined ? { departmentId: idFromWire(input.departmentId) } : {}),
+      ...(input.groupId !== undefined ? { groupId: idFromWire(input.groupId) } : {}),
+      recordIntervalS: input.recordInterval,
+      uploadIntervalS: input.uploadInterval,
+      alarmVerifyIntervalS: input.alarmVerifyInterval,
+      offlineJudgement: input.offlineJudgement,
+      hostAddress: input.hostAddress,
+      subAddress: input.subAddress,
+      remark: input.remark,
+      region: input.region,
+      address: input.address,
+    })
+    .where(eq(devices.id, device.id))
+    .returning();
+  deviceChanged(device.serial);
+  const rows = await db.select().from(sensors).where(eq(sensors.deviceId, device.id));
+  return presentDevice(updated!, rows);
+}
+
+export async function setDeviceRemark(
+  db: Db,
+  companyId: number,
+  wireId: string,
+  remark: string,
+): Promise<void> {
+  const device = await findDevice(db, companyId, wireId);
+  await db.update(devices).set({ remark }).where(eq(devices.id, device.id));
 }

@@ -129,3 +129,68 @@ describe('monitors', () => {
     expect(badId.body.msgContent).toBe('ID is not a valid ID');
   });
 });
+
+describe('editing a monitor', () => {
+  const ctx = useTestApp();
+  const valid = {
+    name: 'Fridge 2B',
+    recordInterval: 60,
+    uploadInterval: 300,
+    alarmVerifyInterval: 120,
+    offlineJudgement: 4,
+    hostAddress: '01',
+    subAddress: '02',
+    remark: 'Left of the door',
+    region: 'Selangor',
+    address: 'Ward 2B',
+  };
+
+  it('saves the settings, and upload interval x offline judgement drives offline detection', async () => {
+    const company = await buildCompany(ctx.app.db);
+    const device = await buildDevice(ctx.app.db, company.id);
+    const token = await login(ctx.app, company.admin.account);
+    const { body } = await call<DeviceView>(
+      ctx.app,
+      '/api/device/editDevice',
+      { id: device.id, ...valid },
+      { token },
+    );
+    expect(body.msgCode).toBe(200);
+    expect(body.data).toMatchObject({
+      name: 'Fridge 2B',
+      uploadInterval: 300,
+      alarmVerifyInterval: 120,
+      offlineJudgement: 4,
+      address: 'Ward 2B',
+    });
+    const remark = await call(
+      ctx.app,
+      '/api/device/setRemark',
+      { id: device.id, remark: 'Moved' },
+      { token },
+    );
+    expect(remark.body.msgCode).toBe(200);
+    const detail = await call<DeviceView>(ctx.app, '/api/device/deviceDetail', { id: device.id }, { token });
+    expect(detail.body.data.remark).toBe('Moved');
+  });
+
+  it('refuses an alarm verification interval above the upload interval, in both languages', async () => {
+    const company = await buildCompany(ctx.app.db);
+    const device = await buildDevice(ctx.app.db, company.id);
+    const token = await login(ctx.app, company.admin.account);
+    const input = { id: device.id, ...valid, alarmVerifyInterval: 600 };
+    const en = await call(ctx.app, '/api/device/editDevice', input, { token });
+    expect(en.body.msgContent).toBe(
+      'The alarm verification interval must be at most the data upload interval',
+    );
+    const cn = await call(ctx.app, '/api/device/editDevice', input, { token, language: 'cn' });
+    expect(cn.body.msgContent).toBe('报警验证间隔不能大于数据上传间隔');
+    const zero = await call(
+      ctx.app,
+      '/api/device/editDevice',
+      { ...input, alarmVerifyInterval: 60, offlineJudgement: 0 },
+      { token },
+    );
+    expect(zero.body.msgContent).toBe('Offline judgement count must be at least 1');
+  });
+});
