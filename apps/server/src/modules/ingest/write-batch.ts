@@ -1,6 +1,7 @@
 import type { UpRecord } from '@coldchain/contract';
 import { sql } from 'drizzle-orm';
 import { queryRows, type Tx } from '../../db/client';
+import { activationOverR } from '../telemetry/mkt';
 import type { KnownDevice } from './device-directory';
 
 export interface IngestJob {
@@ -16,6 +17,9 @@ export interface IngestResult {
   /** Channels the device does not have; their values were not stored. */
   unknownChannels: number[];
 }
+
+/** ΔH/R at the default activation energy, for the rollup's MKT sums. */
+const HOUR_K = activationOverR();
 
 const pgArray = (values: (string | number | boolean)[]) => `{${values.join(',')}}`;
 
@@ -56,18 +60,35 @@ export async function writeIngestBatch(tx: Tx, jobs: IngestJob[]): Promise<Inges
   });
 
   if (sensorIds.length > 0) {
+    // One statement: insert what is new, fold exactly those rows into the hourly rollup, and
+    // report them back so each message learns what was stored and what was a repeat.
     const inserted = await queryRows<{ sensor_id: string | number; ms: number }>(
       tx,
       sql`
-      insert into readings (sensor_id, ts, value, backfilled)
-      select u.sensor_id, to_timestamp(u.ms / 1000.0), u.value,
-             to_timestamp(u.ms / 1000.0) < now() - make_interval(secs => u.late_s)
-             or (s.update_time is not null and to_timestamp(u.ms / 1000.0) < s.update_time)
-      from unnest(${pgArray(sensorIds)}::bigint[], ${pgArray(instants)}::float8[], ${pgArray(values)}::real[], ${pgArray(lateAfterS)}::int[])
-           as u(sensor_id, ms, value, late_s)
-      join sensors s on s.id = u.sensor_id
-      on conflict do nothing
-      returning sensor_id, (extract(epoch from ts) * 1000)::float8 as ms`,
+      with ins as (
+        insert into readings (sensor_id, ts, value, backfilled)
+        select u.sensor_id, to_timestamp(u.ms / 1000.0), u.value,
+               to_timestamp(u.ms / 1000.0) < now() - make_interval(secs => u.late_s)
+               or (s.update_time is not null and to_timestamp(u.ms / 1000.0) < s.update_time)
+        from unnest(${pgArray(sensorIds)}::bigint[], ${pgArray(instants)}::float8[], ${pgArray(values)}::real[], ${pgArray(lateAfterS)}::int[])
+             as u(sensor_id, ms, value, late_s)
+        join sensors s on s.id = u.sensor_id
+        on conflict do nothing
+        returning sensor_id, ts, value
+      ), rolled as (
+        insert into readings_hourly as h (sensor_id, bucket, n, sum, expsum, min, min_ts, max, max_ts)
+        select sensor_id, date_bin('1 hour', ts, timestamptz '2000-01-01 00:00:00+00'), count(*), sum(value),
+               sum(case when value > -273 then exp(-${HOUR_K}::float8 / (value::float8 + 273.15)) else 0 end),
+               min(value), (array_agg(ts order by value, ts))[1], max(value), (array_agg(ts order by value desc, ts))[1]
+        from ins group by 1, 2
+        on conflict (sensor_id, bucket) do update set
+          n = h.n + excluded.n, sum = h.sum + excluded.sum, expsum = h.expsum + excluded.expsum,
+          min_ts = case when excluded.min < h.min then excluded.min_ts else h.min_ts end,
+          min = least(h.min, excluded.min),
+          max_ts = case when excluded.max > h.max then excluded.max_ts else h.max_ts end,
+          max = greatest(h.max, excluded.max)
+      )
+      select sensor_id, (extract(epoch from ts) * 1000)::float8 as ms from ins`,
     );
     const fresh = new Set(inserted.map((r) => `${r.sensor_id}:${Math.round(r.ms)}`));
     sensorIds.forEach((sensorId, i) => {

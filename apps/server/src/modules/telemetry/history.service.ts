@@ -1,10 +1,12 @@
 import type { HistoryData, HistoryDataRequest } from '@coldchain/contract';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { type Db, queryRows } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import { idFromWire } from '../../lib/ids';
 import { sensors } from '../devices/devices.table';
-import { activationOverR, mktFromSum } from './mkt';
+import { activationOverR, DEFAULT_ACTIVATION_ENERGY_KJ, mktFromSum } from './mkt';
+
+const HOUR = 3_600_000;
 
 interface Stats {
   n: number;
@@ -15,16 +17,42 @@ interface Stats {
 }
 
 /**
+ * The rows a range is made of, as (key, n, sum, expsum, min, min_ts, max, max_ts): hourly rollup
+ * rows for the hours the range covers whole, raw readings for the partial hours at its edges.
+ * With `rollups` false, every raw reading is its own row.
+ */
+function sourceRows(sensorId: number, start: number, end: number, rollups: boolean, hOverR: number): SQL {
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const raw = (from: number, to: number, inclusiveEnd: boolean) => sql`
+    select ts as key, 1 as n, value::float8 as sum,
+           case when value > -273 then exp(-${hOverR}::float8 / (value::float8 + 273.15)) else 0 end as expsum,
+           value as min, ts as min_ts, value as max, ts as max_ts
+    from readings where sensor_id = ${sensorId} and ts >= ${iso(from)} and ${inclusiveEnd ? sql`ts <= ${iso(to)}` : sql`ts < ${iso(to)}`}`;
+  if (!rollups) return raw(start, end, true);
+  const firstHour = Math.ceil(start / HOUR) * HOUR;
+  const lastHour = Math.floor((end + 1) / HOUR) * HOUR;
+  if (lastHour <= firstHour) return raw(start, end, true);
+  return sql`
+    ${raw(start, firstHour, false)}
+    union all
+    select bucket, n, sum, expsum, min, min_ts, max, max_ts from readings_hourly
+    where sensor_id = ${sensorId} and bucket >= ${iso(firstHour)} and bucket < ${iso(lastHour)}
+    union all
+    ${raw(lastHour, end, true)}`;
+}
+
+/**
  * A sensor's readings over a range with min, max, average and mean kinetic temperature. With
- * `maxPoints` below the number of readings, the series is cut into `maxPoints / 2` buckets and
- * each bucket's minimum and maximum are kept with their own instants, so no excursion disappears
- * from a chart however far it is zoomed out.
+ * `maxPoints` below the number of readings, the range is cut into `maxPoints / 2` buckets and each
+ * bucket's minimum and maximum are kept with their own instants, so no excursion disappears from
+ * a chart however far it is zoomed out. Ranges of a day or more read the hourly rollup for the
+ * hours they cover whole, so a year costs thousands of rows, not a hundred thousand.
  */
 export async function getHistoryData(
   db: Db,
   companyId: number,
   input: HistoryDataRequest,
-  activationEnergyKj?: number,
+  activationEnergyKj = DEFAULT_ACTIVATION_ENERGY_KJ,
 ): Promise<HistoryData> {
   const sensorId = idFromWire(input.sensorId);
   const [sensor] = sensorId
@@ -36,45 +64,47 @@ export async function getHistoryData(
     : [];
   if (!sensor) throw new AppError('SENSOR_NOT_FOUND');
 
-  const start = new Date(input.startTime).toISOString();
-  const end = new Date(input.endTime).toISOString();
+  const { startTime: start, endTime: end, maxPoints } = input;
   const hOverR = activationOverR(activationEnergyKj);
-  const range = sql`sensor_id = ${sensor.id} and ts >= ${start} and ts <= ${end}`;
+  // The rollup's MKT sums use the default activation energy; another one needs the raw readings.
+  const statsFromRollups = end - start >= 24 * HOUR && activationEnergyKj === DEFAULT_ACTIVATION_ENERGY_KJ;
   const [stats] = await queryRows<Stats>(
     db,
-    sql`
-    select count(*)::int as n, min(value)::float8 as min, max(value)::float8 as max, avg(value)::float8 as avg,
-           sum(exp(-${hOverR}::float8 / (value::float8 + 273.15)))::float8 as expsum
-    from readings where ${range}`,
+    sql`select coalesce(sum(n), 0)::int as n, min(min)::float8 as min, max(max)::float8 as max,
+               (sum(sum) / nullif(sum(n), 0))::float8 as avg, sum(expsum)::float8 as expsum
+        from (${sourceRows(sensor.id, start, end, statsFromRollups, hOverR)}) src`,
   );
+  if (!stats) throw new AppError('INTERNAL');
 
   let points: [number, number][];
-  if (!stats) throw new AppError('INTERNAL');
-  if (!input.maxPoints || stats.n <= input.maxPoints) {
-    const [result] = await queryRows<{ points: [number, number][] }>(
+  if (!maxPoints || stats.n <= maxPoints) {
+    const [all] = await queryRows<{ points: [number, number][] }>(
       db,
-      sql`
-      select coalesce(json_agg(json_build_array((extract(epoch from ts) * 1000)::float8, value::float8) order by ts), '[]'::json) as points
-      from readings where ${range}`,
+      sql`select coalesce(json_agg(json_build_array((extract(epoch from ts) * 1000)::float8, value::float8) order by ts), '[]'::json) as points
+          from readings where sensor_id = ${sensor.id} and ts >= ${new Date(start).toISOString()} and ts <= ${new Date(end).toISOString()}`,
     );
-    points = result?.points ?? [];
+    points = all?.points ?? [];
   } else {
-    const buckets = Math.max(1, Math.floor(input.maxPoints / 2));
-    const width = (input.endTime - input.startTime) / buckets;
-    const [result] = await queryRows<{ points: [number, number][] }>(
+    const buckets = Math.max(1, Math.floor(maxPoints / 2));
+    let width = (end - start) / buckets;
+    // Hour-aligned buckets of whole hours let each rollup row fall in exactly one bucket.
+    const pointsFromRollups = width >= HOUR;
+    if (pointsFromRollups) width = Math.ceil(width / HOUR) * HOUR;
+    const origin = pointsFromRollups ? Math.floor(start / HOUR) * HOUR : start;
+    const [picked] = await queryRows<{ points: [number, number][] }>(
       db,
-      sql`
-      with ranked as (
-        select ts, value,
-          row_number() over (partition by b order by value asc, ts) as lo,
-          row_number() over (partition by b order by value desc, ts) as hi
-        from (select ts, value, floor((extract(epoch from ts) * 1000 - ${input.startTime}) / ${width})::int as b
-              from readings where ${range}) bucketed
-      )
-      select coalesce(json_agg(json_build_array((extract(epoch from ts) * 1000)::float8, value::float8) order by ts), '[]'::json) as points
-      from ranked where lo = 1 or hi = 1`,
+      sql`with src as (
+            select floor((extract(epoch from key) * 1000 - ${origin}) / ${width})::int as k, min, min_ts, max, max_ts
+            from (${sourceRows(sensor.id, start, end, pointsFromRollups, hOverR)}) s
+          ), lo as (
+            select distinct on (k) min_ts as ts, min as v from src order by k, min, min_ts
+          ), hi as (
+            select distinct on (k) max_ts as ts, max as v from src order by k, max desc, max_ts
+          ), p as (select ts, v from lo union select ts, v from hi)
+          select coalesce(json_agg(json_build_array((extract(epoch from ts) * 1000)::float8, v::float8) order by ts), '[]'::json) as points
+          from p`,
     );
-    points = result?.points ?? [];
+    points = picked?.points ?? [];
   }
 
   const round = (v: number | null) => (v === null ? null : Math.round(v * 100) / 100);

@@ -1,5 +1,4 @@
 import type { HistoryData } from '@coldchain/contract';
-import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { call, useTestApp } from '../../test/build-app';
 import { buildCompany, buildDevice, login } from '../../test/factories';
@@ -21,17 +20,20 @@ describe('mean kinetic temperature', () => {
 describe('historyData', () => {
   const ctx = useTestApp();
 
+  /** Stores a series through the real ingest path, which also keeps the hourly rollup. */
   async function seedSeries(values: number[], startMs: number, stepMs: number) {
     const company = await buildCompany(ctx.app.db);
     const device = await buildDevice(ctx.app.db, company.id);
-    const sensorId = device.sensors[0]!.id;
-    const ts = values.map((_, i) => startMs + i * stepMs);
-    await ctx.app.db.execute(sql`
-      insert into readings (sensor_id, ts, value)
-      select ${sensorId}, to_timestamp(t / 1000.0), v
-      from unnest(${`{${ts.join(',')}}`}::float8[], ${`{${values.join(',')}}`}::real[]) as u(t, v)`);
+    const known = (await ctx.app.deviceDirectory.find(device.serial))!;
+    const records = values.map((v, i) => ({
+      ts: startMs + i * stepMs,
+      channels: [{ ch: 1, v }],
+      mode: 'normal' as const,
+    }));
+    for (let i = 0; i < records.length; i += 1000)
+      await ctx.app.ingest.ingest(known, records.slice(i, i + 1000));
     const token = await login(ctx.app, company.admin.account);
-    return { sensorId: String(sensorId), token };
+    return { sensorId: String(device.sensors[0]!.id), token };
   }
 
   it('returns every point with min, max, average and MKT when maxPoints is absent', async () => {
@@ -69,6 +71,43 @@ describe('historyData', () => {
     expect([...times].sort((a, b) => a - b)).toEqual(times);
     expect(body.data).toMatchObject({ min: -3.25, max: 19.5 });
   });
+
+  it('answers a month from the hourly rollup with the same statistics as the raw readings and every extreme', async () => {
+    const start = Date.UTC(2026, 9, 1, 0, 2, 30);
+    const step = 5 * 60_000;
+    const values = Array.from(
+      { length: 30 * 288 },
+      (_, i) => Math.round((5 + 1.5 * Math.sin(i / 7)) * 100) / 100,
+    );
+    values[4321] = 14.75;
+    values[7777] = -6.5;
+    const { sensorId, token } = await seedSeries(values, start, step);
+    const end = start + values.length * step - 60_000;
+    const { body } = await call<HistoryData>(
+      ctx.app,
+      '/api/device/historyData',
+      { sensorId, startTime: start, endTime: end, maxPoints: 200 },
+      { token },
+    );
+    expect(body.data.points.length).toBeLessThanOrEqual(202);
+    expect(body.data.points).toContainEqual([start + 4321 * step, 14.75]);
+    expect(body.data.points).toContainEqual([start + 7777 * step, -6.5]);
+    const times = body.data.points.map((p) => p[0]);
+    expect([...times].sort((a, b) => a - b)).toEqual(times);
+    const mean = values.reduce((a, b) => a + b, 0) / values.length;
+    expect(body.data.min).toBe(-6.5);
+    expect(body.data.max).toBe(14.75);
+    expect(body.data.avg).toBeCloseTo(mean, 1);
+    expect(body.data.mkt).toBeCloseTo(meanKineticTemperature(values)!, 1);
+    // The full series (no maxPoints) is every stored reading.
+    const all = await call<HistoryData>(
+      ctx.app,
+      '/api/device/historyData',
+      { sensorId, startTime: start, endTime: end },
+      { token },
+    );
+    expect(all.body.data.points).toHaveLength(values.length);
+  }, 60_000);
 
   it('answers an empty range with no points and null statistics, and rejects an inverted range', async () => {
     const { sensorId, token } = await seedSeries([1], Date.UTC(2026, 0, 1), 1000);

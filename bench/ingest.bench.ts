@@ -1,0 +1,103 @@
+/**
+ * Acknowledged readings per second over MQTT QoS 1 through the full path: device -> embedded
+ * broker -> validation -> batched transaction (readings, rollup, latest values, device state) ->
+ * commit -> PUBACK. The server runs as `npm start` runs it, in its own process.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import mqtt from 'mqtt';
+import { freePort, postJson, startServerProcess } from '../apps/server/src/test/server-process';
+
+export interface IngestFigures {
+  label: string;
+  readingsPerSecond: number;
+  messagesPerSecond: number;
+  shape: string;
+}
+
+export async function benchIngest(
+  label: string,
+  env: Record<string, string>,
+  { devices = 10, seconds = 10, recordsPerMessage = 10, inFlight = 16 } = {},
+): Promise<IngestFigures> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'cc-bench-'));
+  const port = await freePort();
+  const mqttPort = await freePort();
+  const server = await startServerProcess({
+    DATA_DIR: dataDir,
+    DEMO: '1',
+    PORT: String(port),
+    MQTT_PORT: String(mqttPort),
+    ...env,
+  });
+  try {
+    const { accessToken } = await postJson<{ accessToken: string }>(server.baseUrl, '/api/doLogin', {
+      account: 'demo@example.com',
+      password: 'Demo1234',
+    });
+    const fleet: { serial: string; key: string }[] = [];
+    for (let i = 0; i < devices; i++) {
+      const serial = `SIM${1001 + i}`;
+      const { deviceKey } = await postJson<{ deviceKey: string }>(
+        server.baseUrl,
+        '/api/device/addDevice',
+        { serial, name: `Bench ${serial}` },
+        accessToken,
+      );
+      fleet.push({ serial, key: deviceKey });
+    }
+    const clients = await Promise.all(
+      fleet.map((d) =>
+        mqtt.connectAsync(`mqtt://127.0.0.1:${mqttPort}`, {
+          clientId: d.serial,
+          username: d.serial,
+          password: d.key,
+          reconnectPeriod: 0,
+        }),
+      ),
+    );
+    const channelsPerRecord = 2;
+    let readings = 0;
+    let messages = 0;
+    const base = Date.now() - 30 * 86_400_000;
+    let seq = 0;
+    const deadline = Date.now() + seconds * 1000;
+    const started = Date.now();
+    await Promise.all(
+      clients.flatMap((client, c) =>
+        Array.from({ length: inFlight }, async () => {
+          while (Date.now() < deadline) {
+            const records = Array.from({ length: recordsPerMessage }, () => {
+              const ts = base + seq++ * 1000;
+              return {
+                ts,
+                channels: [
+                  { ch: 1, v: 4 + (ts % 300) / 100 },
+                  { ch: 2, v: 55 },
+                ],
+              };
+            });
+            await client.publishAsync(`cc/v1/${fleet[c]!.serial}/up`, JSON.stringify({ records }), {
+              qos: 1,
+            });
+            readings += recordsPerMessage * channelsPerRecord;
+            messages++;
+          }
+        }),
+      ),
+    );
+    const elapsed = (Date.now() - started) / 1000;
+    await Promise.all(clients.map((c) => c.endAsync()));
+    return {
+      label,
+      readingsPerSecond: Math.round(readings / elapsed),
+      messagesPerSecond: Math.round(messages / elapsed),
+      shape: `${devices} devices, ${inFlight} in flight each, ${recordsPerMessage} records x ${channelsPerRecord} channels per message`,
+    };
+  } finally {
+    server.child.kill('SIGTERM');
+    await new Promise((r) => server.child.once('exit', r));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}

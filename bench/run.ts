@@ -1,0 +1,97 @@
+/**
+ * `npm run bench`: prints the figures the telemetry issue sets goals for, for the embedded
+ * default and, when a PostgreSQL server answers (BENCH_DATABASE_URL, default the local one), for
+ * PostgreSQL. Figures, not pass/fail: the goals are printed beside them.
+ */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { openDatabase } from '../apps/server/src/db/client';
+import { benchHistory } from './history.bench';
+import { benchIngest } from './ingest.bench';
+
+const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+
+async function freshPostgres(): Promise<{ url: string; drop: () => Promise<void> } | null> {
+  const admin = new pg.Client({ connectionString: serverUrl });
+  try {
+    await admin.connect();
+  } catch {
+    return null;
+  }
+  const name = `cc_bench_${randomBytes(4).toString('hex')}`;
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: serverUrl });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+async function main() {
+  console.log(`# ColdChain benchmarks (${new Date().toISOString()}, ${seconds} s ingest runs)\n`);
+  console.log(
+    '## Ingest: acknowledged readings per second, MQTT QoS 1, full path (goal: 25k/s embedded, 50k/s PostgreSQL)',
+  );
+  const embedded = await benchIngest('embedded (PGlite)', {}, { seconds });
+  console.log(
+    `- ${embedded.label}: ${embedded.readingsPerSecond} readings/s (${embedded.messagesPerSecond} messages/s; ${embedded.shape})`,
+  );
+  const single = await benchIngest(
+    'embedded (PGlite), one reading per message',
+    {},
+    { seconds: Math.max(3, seconds / 2), recordsPerMessage: 1 },
+  );
+  console.log(
+    `- ${single.label}: ${single.readingsPerSecond} readings/s (${single.messagesPerSecond} messages/s)`,
+  );
+  const pgIngest = await freshPostgres();
+  if (pgIngest) {
+    try {
+      const figures = await benchIngest('PostgreSQL', { DATABASE_URL: pgIngest.url }, { seconds });
+      console.log(
+        `- ${figures.label}: ${figures.readingsPerSecond} readings/s (${figures.messagesPerSecond} messages/s; ${figures.shape})`,
+      );
+    } finally {
+      await pgIngest.drop();
+    }
+  } else console.log('- PostgreSQL: skipped (no server at BENCH_DATABASE_URL)');
+
+  console.log(
+    '\n## historyData over a year of 5-minute readings, maxPoints 1000 (goal: p95 15 ms or less); bytes per reading (goal: 60 or less)',
+  );
+  const local = await openDatabase({});
+  const h = await benchHistory('embedded (PGlite)', local);
+  await local.close();
+  console.log(
+    `- ${h.label}: p50 ${h.p50Ms} ms, p95 ${h.p95Ms} ms (${h.points} points); all 105120 points p95 ${h.fullYearP95Ms} ms; ${h.bytesPerReading} bytes/reading (${h.bytesPerReadingWithoutRollup} without the hourly rollup)`,
+  );
+  const pgHistory = await freshPostgres();
+  if (pgHistory) {
+    try {
+      const database = await openDatabase({ url: pgHistory.url });
+      const figures = await benchHistory('PostgreSQL', database);
+      await database.close();
+      console.log(
+        `- ${figures.label}: p50 ${figures.p50Ms} ms, p95 ${figures.p95Ms} ms (${figures.points} points); all points p95 ${figures.fullYearP95Ms} ms; ${figures.bytesPerReading} bytes/reading (${figures.bytesPerReadingWithoutRollup} without the hourly rollup)`,
+      );
+    } finally {
+      await pgHistory.drop();
+    }
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
