@@ -1,6 +1,4 @@
 import { describePayloadError, EventPayload, UpPayload, type UpRecord } from '@coldchain/contract';
-import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
 import type { KnownDevice } from './device-directory';
 import type { IngestService } from './ingest.service';
 import type { IngestResult } from './write-batch';
@@ -30,9 +28,9 @@ export async function receiveReadings(
   return { ok: true, result };
 }
 
-/** Stores a device event (power off/on, low battery, call, ...); the same event sent twice is stored once. */
+/** Validates an event payload and records it; the same event sent twice is stored once. */
 export async function receiveEvent(
-  db: Db,
+  ingest: IngestService,
   device: KnownDevice,
   body: Buffer | string | unknown,
 ): Promise<{ ok: true } | { ok: false; reason: string }> {
@@ -40,9 +38,6 @@ export async function receiveEvent(
   if (!json.ok) return { ok: false, reason: 'payload: not valid JSON' };
   const parsed = EventPayload.safeParse(json.value);
   if (!parsed.success) return { ok: false, reason: describePayloadError(parsed.error) };
-  await db.execute(sql`
-    insert into device_events (company_id, device_id, ts, event)
-    values (${device.companyId}, ${device.id}, ${new Date(parsed.data.ts).toISOString()}, ${parsed.data.event})
-    on conflict do nothing`);
+  await ingest.recordEvent(device, parsed.data);
   return { ok: true };
 }

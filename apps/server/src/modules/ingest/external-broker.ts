@@ -58,7 +58,7 @@ export async function connectExternalBroker(
     const outcome =
       kind === 'up'
         ? await receiveReadings(app.ingest, device, message)
-        : await receiveEvent(app.db, device, message);
+        : await receiveEvent(app.ingest, device, message);
     if (!outcome.ok) {
       client.publish(`cc/v1/${serial}/error`, JSON.stringify({ ts: Date.now(), error: outcome.reason }), {
         qos: 0,

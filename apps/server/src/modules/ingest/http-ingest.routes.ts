@@ -49,7 +49,7 @@ export const httpIngestRoutes: FastifyPluginAsync = async (app) => {
   app.post('/device/v1/event', { config: { public: true } }, async (request, reply) => {
     const known = await device(request, reply);
     if (!known) return reply;
-    const outcome = await receiveEvent(app.db, known, request.body);
+    const outcome = await receiveEvent(app.ingest, known, request.body);
     if (!outcome.ok) return reply.status(400).send({ error: outcome.reason });
     return { ok: true };
   });

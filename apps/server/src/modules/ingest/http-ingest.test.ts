@@ -183,3 +183,44 @@ describe('HTTP ingest (device protocol v1)', () => {
     expect((await post(ctx.app, device.serial, reset.body.data.deviceKey, reading)).statusCode).toBe(200);
   });
 });
+
+describe('committed readings are announced after commit', () => {
+  const ctx = useTestApp();
+
+  it('tells listeners about each newly stored reading once, with its mode and back-fill flag', async () => {
+    const company = await buildCompany(ctx.app.db);
+    const device = await buildDevice(ctx.app.db, company.id, {
+      channels: [
+        { type: 'temperature', unit: '°C', min: -40, max: 85 },
+        { type: 'humidity', unit: '%RH', min: 0, max: 100 },
+      ],
+    });
+    const seen: { channel: number; value: number; mode: string; backfilled: boolean }[] = [];
+    const stop = ctx.app.ingest.onCommitted((readings) => {
+      for (const r of readings)
+        seen.push({ channel: r.channel, value: r.value, mode: r.mode, backfilled: r.backfilled });
+    });
+    const now = Date.now();
+    const body = {
+      records: [
+        {
+          ts: now,
+          channels: [
+            { ch: 1, v: 7.5 },
+            { ch: 2, v: 60 },
+          ],
+          mode: 'defrost',
+        },
+        { ts: now - 86_400_000, channels: [{ ch: 1, v: 4 }] },
+      ],
+    };
+    await post(ctx.app, device.serial, device.deviceKey, body);
+    await post(ctx.app, device.serial, device.deviceKey, body);
+    stop();
+    expect(seen).toEqual([
+      { channel: 1, value: 7.5, mode: 'defrost', backfilled: false },
+      { channel: 2, value: 60, mode: 'defrost', backfilled: false },
+      { channel: 1, value: 4, mode: 'normal', backfilled: true },
+    ]);
+  });
+});

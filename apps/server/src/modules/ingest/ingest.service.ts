@@ -1,7 +1,21 @@
 import type { UpRecord } from '@coldchain/contract';
-import type { Db } from '../../db/client';
+import { sql } from 'drizzle-orm';
+import { type Db, queryRows } from '../../db/client';
 import type { KnownDevice } from './device-directory';
-import { type IngestJob, type IngestResult, writeIngestBatch } from './write-batch';
+import { type CommittedReading, type IngestJob, type IngestResult, writeIngestBatch } from './write-batch';
+
+export interface DeviceEvent {
+  ts: number;
+  event: string;
+}
+export interface CommittedEvent extends DeviceEvent {
+  companyId: number;
+  deviceId: number;
+}
+export type EventListener = (event: CommittedEvent) => void | Promise<void>;
+
+/** Told about every batch after its transaction committed: the alarm engine and live views listen here. */
+export type CommittedListener = (readings: CommittedReading[]) => void | Promise<void>;
 
 interface Pending extends IngestJob {
   resolve: (result: IngestResult) => void;
@@ -20,6 +34,8 @@ const MAX_JOBS_PER_BATCH = 2000;
 export class IngestService {
   private queue: Pending[] = [];
   private writing = false;
+  private readonly listeners = new Set<CommittedListener>();
+  private readonly eventListeners = new Set<EventListener>();
 
   constructor(private readonly db: Db) {}
 
@@ -36,14 +52,54 @@ export class IngestService {
       while (this.queue.length > 0) {
         const batch = this.queue.splice(0, MAX_JOBS_PER_BATCH);
         try {
-          const results = await this.db.transaction((tx) => writeIngestBatch(tx, batch));
+          const { results, committed } = await this.db.transaction((tx) => writeIngestBatch(tx, batch));
           for (const [i, job] of batch.entries()) job.resolve(results[i]!);
+          if (committed.length > 0) this.notify(committed);
         } catch (error) {
           for (const job of batch) job.reject(error);
         }
       }
     } finally {
       this.writing = false;
+    }
+  }
+
+  /**
+   * Stores a device event (power off/on, low battery, call, ...) once per (device, instant, event)
+   * and tells event listeners after commit. Returns false for a repeat.
+   */
+  async recordEvent(device: KnownDevice, event: DeviceEvent): Promise<boolean> {
+    const rows = await queryRows<{ id: number }>(
+      this.db,
+      sql`insert into device_events (company_id, device_id, ts, event)
+          values (${device.companyId}, ${device.id}, ${new Date(event.ts).toISOString()}, ${event.event})
+          on conflict do nothing returning id`,
+    );
+    if (rows.length === 0) return false;
+    const committed = { companyId: device.companyId, deviceId: device.id, ...event };
+    for (const listener of this.eventListeners) Promise.resolve(listener(committed)).catch(() => undefined);
+    return true;
+  }
+
+  onEvent(listener: EventListener): () => void {
+    this.eventListeners.add(listener);
+    return () => this.eventListeners.delete(listener);
+  }
+
+  /** Listens for committed readings; returns a function that stops listening. */
+  onCommitted(listener: CommittedListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** A listener's failure must never reach the devices or the write loop. */
+  private notify(readings: CommittedReading[]) {
+    for (const listener of this.listeners) {
+      try {
+        Promise.resolve(listener(readings)).catch(() => undefined);
+      } catch {
+        // ignored: see above
+      }
     }
   }
 

@@ -43,7 +43,7 @@ export function authorizeDevicePublish(deps: MqttIngestDeps) {
       const outcome =
         kind === 'up'
           ? await receiveReadings(deps.ingest, device, packet.payload)
-          : await receiveEvent(deps.db, device, packet.payload);
+          : await receiveEvent(deps.ingest, device, packet.payload);
       if (!outcome.ok) deps.reportError(serial, outcome.reason);
       else if (kind === 'up') {
         const unknown = (outcome as unknown as { result: IngestResult }).result.unknownChannels;

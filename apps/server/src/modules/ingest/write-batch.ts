@@ -9,6 +9,18 @@ export interface IngestJob {
   records: UpRecord[];
 }
 
+/** A reading that this batch stored for the first time (repeats are not reported again). */
+export interface CommittedReading {
+  companyId: number;
+  deviceId: number;
+  sensorId: number;
+  channel: number;
+  ts: number;
+  value: number;
+  mode: UpRecord['mode'];
+  backfilled: boolean;
+}
+
 export interface IngestResult {
   /** Readings newly stored. */
   stored: number;
@@ -28,13 +40,19 @@ const pgArray = (values: (string | number | boolean)[]) => `{${values.join(',')}
  * all of them, the sensors' latest values, and each device's last contact, battery, power, mode
  * and state. Returns a result per job, in order.
  */
-export async function writeIngestBatch(tx: Tx, jobs: IngestJob[]): Promise<IngestResult[]> {
+export async function writeIngestBatch(
+  tx: Tx,
+  jobs: IngestJob[],
+): Promise<{ results: IngestResult[]; committed: CommittedReading[] }> {
   const sensorIds: number[] = [];
   const instants: number[] = [];
   const values: number[] = [];
   const lateAfterS: number[] = [];
   const owner: number[] = [];
+  const channels: number[] = [];
+  const modes: UpRecord['mode'][] = [];
   const results: IngestResult[] = jobs.map(() => ({ stored: 0, duplicates: 0, unknownChannels: [] }));
+  const committed: CommittedReading[] = [];
   const deviceState = new Map<number, { ts: number; record: UpRecord }>();
 
   jobs.forEach((job, jobIndex) => {
@@ -55,6 +73,8 @@ export async function writeIngestBatch(tx: Tx, jobs: IngestJob[]): Promise<Inges
         // A reading is back-filled when it arrives more than two upload intervals (at least 2 min) late.
         lateAfterS.push(Math.max(120, job.device.uploadIntervalS * 2));
         owner.push(jobIndex);
+        channels.push(ch);
+        modes.push(record.mode);
       }
     }
   });
@@ -62,7 +82,7 @@ export async function writeIngestBatch(tx: Tx, jobs: IngestJob[]): Promise<Inges
   if (sensorIds.length > 0) {
     // One statement: insert what is new, fold exactly those rows into the hourly rollup, and
     // report them back so each message learns what was stored and what was a repeat.
-    const inserted = await queryRows<{ sensor_id: string | number; ms: number }>(
+    const inserted = await queryRows<{ sensor_id: string | number; ms: number; backfilled: boolean }>(
       tx,
       sql`
       with ins as (
@@ -74,7 +94,7 @@ export async function writeIngestBatch(tx: Tx, jobs: IngestJob[]): Promise<Inges
              as u(sensor_id, ms, value, late_s)
         join sensors s on s.id = u.sensor_id
         on conflict do nothing
-        returning sensor_id, ts, value
+        returning sensor_id, ts, value, backfilled
       ), rolled as (
         insert into readings_hourly as h (sensor_id, bucket, n, sum, expsum, min, min_ts, max, max_ts)
         select sensor_id, date_bin('1 hour', ts, timestamptz '2000-01-01 00:00:00+00'), count(*), sum(value),
@@ -88,14 +108,30 @@ export async function writeIngestBatch(tx: Tx, jobs: IngestJob[]): Promise<Inges
           max_ts = case when excluded.max > h.max then excluded.max_ts else h.max_ts end,
           max = greatest(h.max, excluded.max)
       )
-      select sensor_id, (extract(epoch from ts) * 1000)::float8 as ms from ins`,
+      select sensor_id, (extract(epoch from ts) * 1000)::float8 as ms, backfilled from ins`,
     );
-    const fresh = new Set(inserted.map((r) => `${r.sensor_id}:${Math.round(r.ms)}`));
+    const fresh = new Map(inserted.map((r) => [`${r.sensor_id}:${Math.round(r.ms)}`, r.backfilled]));
     sensorIds.forEach((sensorId, i) => {
       const key = `${sensorId}:${instants[i]}`;
+      const job = jobs[owner[i]!]!;
       const result = results[owner[i]!]!;
-      if (fresh.delete(key)) result.stored++;
-      else result.duplicates++;
+      const backfilled = fresh.get(key);
+      if (backfilled === undefined) {
+        result.duplicates++;
+        return;
+      }
+      fresh.delete(key);
+      result.stored++;
+      committed.push({
+        companyId: job.device.companyId,
+        deviceId: job.device.id,
+        sensorId,
+        channel: channels[i]!,
+        ts: instants[i]!,
+        value: values[i]!,
+        mode: modes[i]!,
+        backfilled,
+      });
     });
 
     await tx.execute(sql`
@@ -125,5 +161,5 @@ export async function writeIngestBatch(tx: Tx, jobs: IngestJob[]): Promise<Inges
                 ${pgArray(newest.map((r) => r.power ?? '""'))}::text[], ${pgArray(newest.map((r) => r.mode))}::text[])
          as u(id, battery, power, mode)
     where d.id = u.id`);
-  return results;
+  return { results, committed };
 }
