@@ -80,7 +80,7 @@ export async function getHistoryData(
   if (!maxPoints || stats.n <= maxPoints) {
     const [all] = await queryRows<{ points: [number, number][] }>(
       db,
-      sql`select coalesce(json_agg(json_build_array((extract(epoch from ts) * 1000)::float8, value::float8) order by ts), '[]'::json) as points
+      sql`select coalesce(json_agg(json_build_array((extract(epoch from ts) * 1000)::float8, value) order by ts), '[]'::json) as points
           from readings where sensor_id = ${sensor.id} and ts >= ${new Date(start).toISOString()} and ts <= ${new Date(end).toISOString()}`,
     );
     points = all?.points ?? [];
@@ -93,15 +93,20 @@ export async function getHistoryData(
     const origin = pointsFromRollups ? Math.floor(start / HOUR) * HOUR : start;
     const [picked] = await queryRows<{ points: [number, number][] }>(
       db,
-      sql`with src as (
-            select floor((extract(epoch from key) * 1000 - ${origin}) / ${width})::int as k, min, min_ts, max, max_ts
+      // One grouped pass: min() of [value, epoch] pairs is the lowest value at its earliest
+      // instant, max() of [value, -epoch] the highest value at its earliest instant.
+      sql`with b as (
+            select floor((extract(epoch from key) * 1000 - ${origin}) / ${width})::int as k,
+                   min(array[min::float8, extract(epoch from min_ts)::float8]) as lo,
+                   max(array[max::float8, -extract(epoch from max_ts)::float8]) as hi
             from (${sourceRows(sensor.id, start, end, pointsFromRollups, hOverR)}) s
-          ), lo as (
-            select distinct on (k) min_ts as ts, min as v from src order by k, min, min_ts
-          ), hi as (
-            select distinct on (k) max_ts as ts, max as v from src order by k, max desc, max_ts
-          ), p as (select ts, v from lo union select ts, v from hi)
-          select coalesce(json_agg(json_build_array((extract(epoch from ts) * 1000)::float8, v::float8) order by ts), '[]'::json) as points
+            group by 1
+          ), p as (
+            select lo[2] * 1000 as ts, lo[1] as v from b
+            union
+            select -hi[2] * 1000 as ts, hi[1] as v from b
+          )
+          select coalesce(json_agg(json_build_array(round(ts)::float8, v::real) order by ts), '[]'::json) as points
           from p`,
     );
     points = picked?.points ?? [];

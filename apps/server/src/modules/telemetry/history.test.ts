@@ -131,3 +131,35 @@ describe('historyData', () => {
     });
   });
 });
+
+describe('historyData values', () => {
+  const ctx = useTestApp();
+
+  it('come back as the logger sent them, not as widened floats', async () => {
+    const company = await buildCompany(ctx.app.db);
+    const device = await buildDevice(ctx.app.db, company.id);
+    const known = (await ctx.app.deviceDirectory.find(device.serial))!;
+    const start = Date.UTC(2026, 5, 1);
+    const values = [5.3, -18.7, 2.1, 7.9];
+    await ctx.app.ingest.ingest(
+      known,
+      values.map((v, i) => ({ ts: start + i * 60_000, channels: [{ ch: 1, v }], mode: 'normal' as const })),
+    );
+    const token = await login(ctx.app, company.admin.account);
+    const sensorId = String(device.sensors[0]!.id);
+    const all = await call<HistoryData>(
+      ctx.app,
+      '/api/device/historyData',
+      { sensorId, startTime: start, endTime: start + 3_600_000 },
+      { token },
+    );
+    expect(all.body.data.points.map((p) => p[1])).toEqual(values);
+    const sampled = await call<HistoryData>(
+      ctx.app,
+      '/api/device/historyData',
+      { sensorId, startTime: start, endTime: start + 3_600_000, maxPoints: 2 },
+      { token },
+    );
+    expect(sampled.body.data.points.map((p) => p[1])).toEqual([-18.7, 7.9]);
+  });
+});
