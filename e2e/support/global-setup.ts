@@ -47,7 +47,8 @@ export default async function setup(project: TestProject) {
   const mqttPort = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cc-e2e-'));
   let output = '';
-  const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['apps/server/src/server.ts'], {
+  // One process (node --import tsx), so stopping it stops the server itself.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
     cwd: root,
     env: {
       ...process.env,

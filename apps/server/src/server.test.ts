@@ -6,11 +6,13 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const serverEntry = path.resolve(import.meta.dirname, 'server.ts');
-const tsx = path.resolve(import.meta.dirname, '../../../node_modules/.bin/tsx');
 
 function run(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(tsx, [serverEntry], { env: { ...process.env, LOG_LEVEL: 'warn', ...env } });
+    const child = spawn(process.execPath, ['--import', 'tsx', serverEntry], {
+      cwd: path.resolve(import.meta.dirname, '..'),
+      env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    });
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));

@@ -3,7 +3,11 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 
 const serverEntry = path.resolve(import.meta.dirname, '../server.ts');
-const tsx = path.resolve(import.meta.dirname, '../../../../node_modules/.bin/tsx');
+/**
+ * `node --import tsx` runs the server in this one process. The `tsx` command would start a second
+ * process for the server, and a SIGKILL sent to the first would leave the server running.
+ */
+const nodeArgs = ['--import', 'tsx', serverEntry];
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -25,7 +29,8 @@ export interface ServerProcess {
 /** Starts `server.ts` as `npm start` does and waits until /healthz answers. */
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   let output = '';
-  const child = spawn(tsx, [serverEntry], {
+  const child = spawn(process.execPath, nodeArgs, {
+    cwd: path.resolve(import.meta.dirname, '../..'),
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
