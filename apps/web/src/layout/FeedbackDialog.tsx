@@ -1,0 +1,69 @@
+import { FEEDBACK_DEFAULT_CATEGORY } from '@coldchain/contract';
+import { Form, Input, Modal, Select } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { addFeedback } from '../api/calls';
+import { useNotify } from '../router/notify';
+
+interface FeedbackForm {
+  content: string;
+  category: number;
+}
+
+const CATEGORIES = [1, 2, 3, 4, 5, 6, 7];
+
+/** Feedback dialog (spec section 3): content required up to 1000 characters, category 1-7. */
+export function FeedbackDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const { t } = useTranslation();
+  const notify = useNotify();
+  const [form] = Form.useForm<FeedbackForm>();
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (values: FeedbackForm) => {
+    setBusy(true);
+    try {
+      await addFeedback({ content: values.content.trim(), category: values.category });
+      notify({ type: 'success', content: t('feedback.success'), duration: 3 });
+      form.resetFields();
+      onClose();
+    } catch {
+      // Shown by the request wrapper; the dialog stays open so nothing typed is lost.
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal
+      open={open}
+      title={t('feedback.title')}
+      okText={t('feedback.submit')}
+      cancelText={t('feedback.cancel')}
+      confirmLoading={busy}
+      onOk={() => form.submit()}
+      onCancel={onClose}
+      destroyOnHidden
+    >
+      <Form<FeedbackForm>
+        form={form}
+        layout="vertical"
+        initialValues={{ category: FEEDBACK_DEFAULT_CATEGORY }}
+        onFinish={submit}
+      >
+        <Form.Item
+          name="content"
+          label={t('feedback.content')}
+          rules={[{ required: true, whitespace: true, message: t('feedback.contentRequired') }]}
+        >
+          <Input.TextArea rows={5} maxLength={1000} showCount data-testid="feedback-content" />
+        </Form.Item>
+        <Form.Item name="category" label={t('feedback.category')}>
+          <Select
+            data-testid="feedback-category"
+            options={CATEGORIES.map((value) => ({ value, label: t(`feedback.categories.${value}`) }))}
+          />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}

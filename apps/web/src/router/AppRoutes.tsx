@@ -1,0 +1,84 @@
+import { type MenuEntry, MenuType } from '@coldchain/contract';
+import { Spin } from 'antd';
+import type { ReactElement } from 'react';
+import { Navigate, Route, Routes, useLocation } from 'react-router';
+import { AppLayout } from '../layout/AppLayout';
+import { flattenMenus } from '../layout/menu-model';
+import { ComingSoonPage, PublicComingSoonPage } from '../pages/coming-soon';
+import HomePage from '../pages/home';
+import LoginPage from '../pages/login';
+import NotFoundPage from '../pages/not-found';
+import { useAccessToken, usePowers } from '../session/queries';
+import { RequestBridge, ScrollToTop } from './RequestBridge';
+import { RequireAuth } from './RequireAuth';
+
+/** Public routes of spec section 2 that later issues fill in. */
+const PUBLIC_COMING_SOON = ['register', 'forget', 'invite', 'addTeam', 'updatePassword', 'screen', 'screen2'];
+
+/**
+ * Routes built from the server's menus: pages (shown or hidden) render their screen, directories
+ * redirect to their first page. The real screens arrive with later issues.
+ */
+export function permissionRoutes(menus: MenuEntry[]): ReactElement[] {
+  return flattenMenus(menus)
+    .filter((entry) => entry.url !== '/home' && entry.url.startsWith('/'))
+    .map((entry) =>
+      entry.type === MenuType.Directory ? (
+        entry.redirect ? (
+          <Route key={entry.id} path={entry.url} element={<Navigate to={entry.redirect} replace />} />
+        ) : null
+      ) : (
+        <Route key={entry.id} path={entry.url} element={<ComingSoonPage titleKey={entry.title} />} />
+      ),
+    )
+    .filter((route): route is ReactElement => route !== null);
+}
+
+/**
+ * Inside the layout, an unknown path waits for the menus before it is called unknown. Its own
+ * view of the powers can be one render ahead of the route table, so a path the menus know is
+ * given that render to catch up instead of being sent to /404.
+ */
+function UnknownPath() {
+  const token = useAccessToken();
+  const powers = usePowers();
+  const { pathname } = useLocation();
+  const known = flattenMenus(powers.data?.menus ?? []).some((entry) => entry.url === pathname);
+  if ((token && powers.isPending) || known) return <Spin />;
+  return <Navigate to="/404" replace />;
+}
+
+export function AppRoutes() {
+  // The route table follows the cached powers: it is rebuilt after login and a company
+  // switch, and emptied when logout drops the session queries.
+  const menus = usePowers().data?.menus ?? [];
+  return (
+    <>
+      <RequestBridge />
+      <ScrollToTop />
+      <Routes>
+        <Route path="/login" element={<LoginPage />} />
+        <Route path="/404" element={<NotFoundPage />} />
+        {PUBLIC_COMING_SOON.map((name) => (
+          <Route
+            key={name}
+            path={`/${name}`}
+            element={<PublicComingSoonPage titleKey={`common.publicPage.${name}`} />}
+          />
+        ))}
+        <Route path="/" element={<Navigate to="/home" replace />} />
+        <Route
+          element={
+            <RequireAuth>
+              <AppLayout />
+            </RequireAuth>
+          }
+        >
+          <Route path="/home" element={<HomePage />} />
+          {permissionRoutes(menus)}
+          <Route path="*" element={<UnknownPath />} />
+        </Route>
+      </Routes>
+    </>
+  );
+}

@@ -1,0 +1,111 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import i18n from '../i18n';
+import { calledPaths, envelope, stubServer } from '../test/fake-server';
+import { currentLocation, renderApp, resetBrowserState } from '../test/render-app';
+
+beforeEach(async () => {
+  resetBrowserState();
+  await i18n.changeLanguage('en');
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('routes (spec sections 2 and 8)', () => {
+  it('/ redirects to /home inside the layout', async () => {
+    localStorage.setItem('accessToken', 't');
+    stubServer();
+    renderApp('/');
+    expect(await screen.findByTestId('page-title')).toHaveTextContent('Home');
+    expect(currentLocation.path).toBe('/home');
+    expect(screen.getByTestId('breadcrumb')).toHaveTextContent('Home');
+    expect(await screen.findByText('Welcome, Demo Admin')).toBeInTheDocument();
+    expect(await screen.findByText('Current company: Demo Cold Chain')).toBeInTheDocument();
+  });
+
+  it('an unknown path goes to /404, whose button leads home', async () => {
+    localStorage.setItem('accessToken', 't');
+    stubServer();
+    renderApp('/this/does/not/exist');
+    expect(await screen.findByTestId('not-found')).toBeInTheDocument();
+    expect(currentLocation.path).toBe('/404');
+    await userEvent.click(screen.getByRole('button', { name: 'Back to home' }));
+    await waitFor(() => expect(currentLocation.path).toBe('/home'));
+  });
+
+  it('a permission route renders its translated title and says it is coming', async () => {
+    localStorage.setItem('accessToken', 't');
+    stubServer();
+    renderApp('/audit/loginLog');
+    expect(await screen.findByTestId('page-title')).toHaveTextContent('Login log');
+    expect(screen.getByText('This page is coming soon.')).toBeInTheDocument();
+  });
+
+  it('without a token the guard sends the user to /login with a redirect', async () => {
+    const fetchMock = stubServer();
+    renderApp('/alarm/alarmInfo?page=2');
+    await screen.findByTestId('login-submit');
+    expect(currentLocation.path).toBe(`/login?redirect=${encodeURIComponent('/alarm/alarmInfo?page=2')}`);
+    expect(calledPaths(fetchMock)).not.toContain('/api/index/getUserPowers');
+  });
+
+  it('when the powers cannot be loaded, the token is reset, the error shown and the user sent to login', async () => {
+    localStorage.setItem('accessToken', 't');
+    localStorage.setItem('signPasswordSet', '1');
+    stubServer({ overrides: { '/api/index/getUserPowers': envelope(null, 500, 'Powers failed') } });
+    renderApp('/home');
+    await screen.findByTestId('login-submit');
+    expect(currentLocation.path).toBe(`/login?redirect=${encodeURIComponent('/home')}`);
+    expect(localStorage.getItem('accessToken')).toBeNull();
+    expect(localStorage.getItem('signPasswordSet')).toBe('1');
+    expect(await screen.findAllByText('Powers failed')).toHaveLength(1);
+  });
+
+  it("shows 'Has Error' when the failure carries no message", async () => {
+    localStorage.setItem('accessToken', 't');
+    const server = stubServer();
+    const answer = server.getMockImplementation()!;
+    server.mockImplementation(async (input, init) => {
+      if (String(input) !== '/api/user/userInfo') return answer(input, init);
+      const broken = new Response('{}', { headers: { 'Content-Type': 'application/json' } });
+      broken.json = () => Promise.reject(new Error(''));
+      return broken;
+    });
+    renderApp('/home');
+    expect(await screen.findByText('Has Error')).toBeInTheDocument();
+    await waitFor(() => expect(currentLocation.path).toMatch(/^\/login\?redirect=/));
+  });
+
+  it('a 311 answer while browsing logs out and returns to login with the path', async () => {
+    localStorage.setItem('accessToken', 't');
+    stubServer({
+      overrides: { '/api/user/userInfo': envelope(null, 311, 'Login expired, please log in again') },
+    });
+    renderApp('/alarm/alarmInfo');
+    await screen.findByTestId('login-submit');
+    expect(currentLocation.path).toBe(`/login?redirect=${encodeURIComponent('/alarm/alarmInfo')}`);
+    expect(await screen.findAllByText('Login expired, please log in again')).toHaveLength(1);
+  });
+
+  it('public pages without a screen yet say so honestly', async () => {
+    stubServer();
+    renderApp('/register');
+    expect(await screen.findByTestId('page-title')).toHaveTextContent('Register');
+    expect(screen.getByText('This page is coming soon.')).toBeInTheDocument();
+    expect(screen.queryByTestId('sidebar')).toBeNull();
+  });
+
+  it('the route table is emptied on logout', async () => {
+    localStorage.setItem('accessToken', 't');
+    stubServer();
+    const { queryClient } = renderApp('/alarm/alarmInfo');
+    await screen.findByTestId('page-title');
+    await userEvent.click(screen.getByTestId('user-menu'));
+    await userEvent.click(await screen.findByTestId('menu-logout'));
+    await screen.findByTestId('login-submit');
+    expect(queryClient.getQueryData(['session', 'powers'])).toBeUndefined();
+  });
+});

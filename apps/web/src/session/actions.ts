@@ -1,0 +1,57 @@
+import { Limits } from '@coldchain/contract';
+import type { QueryClient } from '@tanstack/react-query';
+import Cookies from 'js-cookie';
+import { doLogin, fetchUserCompanies, fetchUserInfo, logout } from '../api/calls';
+import { QueryKey } from './queries';
+import {
+  clearSession,
+  cookieOptions,
+  getCompanyId,
+  RememberCookie,
+  setAccessToken,
+  setCompanyId,
+} from './storage';
+
+/** Remembered credentials (spec section 9: 7 days); unchecking forgets them. */
+export function rememberCredentials(remember: boolean, account: string, password: string): void {
+  if (remember) {
+    Cookies.set(RememberCookie.Account, account, cookieOptions(Limits.rememberCookieDays));
+    Cookies.set(RememberCookie.Password, password, cookieOptions(Limits.rememberCookieDays));
+  } else {
+    Cookies.remove(RememberCookie.Account);
+    Cookies.remove(RememberCookie.Password);
+  }
+}
+
+export function rememberedCredentials(): { account: string; password: string } | null {
+  const account = Cookies.get(RememberCookie.Account);
+  const password = Cookies.get(RememberCookie.Password);
+  return account && password ? { account, password } : null;
+}
+
+/**
+ * Logs in and picks the company in scope: the last used one (spec section 1), else the first.
+ * The user info and companies go into the cache so the layout does not ask twice.
+ */
+export async function logIn(queryClient: QueryClient, account: string, password: string): Promise<void> {
+  const { accessToken } = await doLogin(account, password);
+  clearSession();
+  queryClient.removeQueries({ queryKey: ['session'] });
+  setAccessToken(accessToken);
+  const [user, companies] = await Promise.all([fetchUserInfo(), fetchUserCompanies()]);
+  queryClient.setQueryData(QueryKey.userInfo, user);
+  queryClient.setQueryData(QueryKey.companies, companies);
+  const known = (id: string | null | undefined) => !!id && companies.some((c) => c.id === id);
+  const companyId = known(user.lastCompanyId) ? user.lastCompanyId : companies[0]?.id;
+  if (companyId && companyId !== getCompanyId()) setCompanyId(companyId);
+}
+
+/** Ends the session on the server and here; the route table goes with the cached powers. */
+export async function logOut(queryClient: QueryClient): Promise<void> {
+  try {
+    await logout();
+  } finally {
+    clearSession();
+    queryClient.removeQueries({ queryKey: ['session'] });
+  }
+}

@@ -1,0 +1,33 @@
+import { render } from '@testing-library/react';
+import Cookies from 'js-cookie';
+import { MemoryRouter, useLocation } from 'react-router';
+import { AppProviders, createQueryClient } from '../App';
+import { AppRoutes } from '../router/AppRoutes';
+
+/** Exposes the router's location to assertions (MemoryRouter has no address bar). */
+export const currentLocation = { path: '' };
+
+function LocationProbe() {
+  const location = useLocation();
+  currentLocation.path = location.pathname + location.search;
+  return <div data-testid="location">{currentLocation.path}</div>;
+}
+
+/** Renders the whole console at `path`, as the browser would after a page load. */
+export function renderApp(path: string) {
+  const queryClient = createQueryClient();
+  const view = render(
+    <AppProviders queryClient={queryClient}>
+      <MemoryRouter initialEntries={[path]}>
+        <AppRoutes />
+        <LocationProbe />
+      </MemoryRouter>
+    </AppProviders>,
+  );
+  return { ...view, queryClient };
+}
+
+export function resetBrowserState() {
+  localStorage.clear();
+  for (const name of Object.keys(Cookies.get())) Cookies.remove(name);
+}
