@@ -65,3 +65,22 @@ describe('starting the server process', () => {
     expect(output).toMatch(/Invalid configuration:\n\s+PORT:/);
   }, 60_000);
 });
+
+describe('stopping the server process', () => {
+  it('stops within the grace period on SIGTERM and exits 0', async () => {
+    const { freePort, startServerProcess } = await import('./test/server-process');
+    const server = await startServerProcess({
+      PORT: String(await freePort()),
+      MQTT_PORT: String(await freePort()),
+      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'cc-')),
+      LOG_LEVEL: 'info',
+    });
+    const started = Date.now();
+    server.child.kill('SIGTERM');
+    const code = await new Promise<number | null>((resolve) => server.child.once('exit', (c) => resolve(c)));
+    expect(code).toBe(0);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(server.output()).toContain('"signal":"SIGTERM"');
+    expect(server.output()).not.toMatch(/\n\s+at /);
+  }, 60_000);
+});
