@@ -1,4 +1,4 @@
-/** Parses `--devices N --interval 5s [--mqtt URL | --http URL] [--serials A,B] [--keys K1,K2]`. */
+/** Parses `--devices N --interval 5s [--mqtt URL | --http URL] [--serials A,B] [--keys K1,K2] [--outages on|off]`. */
 export interface SimulatorArgs {
   devices: number;
   intervalMs: number;
@@ -6,6 +6,8 @@ export interface SimulatorArgs {
   httpUrl?: string;
   serials: string[];
   keys: string[];
+  /** Simulate power cuts and network losses. */
+  outages: boolean;
 }
 
 export class ArgsError extends Error {}
@@ -15,6 +17,12 @@ export function parseDuration(text: string): number {
   if (!match) throw new ArgsError(`--interval: "${text}" is not a duration such as 500ms, 5s, 1m`);
   const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(match[2] ?? 's') as 'ms' | 's' | 'm' | 'h'];
   return Math.round(Number(match[1]) * unit);
+}
+
+function parseSwitch(text: string): boolean {
+  if (text === 'on') return true;
+  if (text === 'off') return false;
+  throw new ArgsError('--outages must be on or off');
 }
 
 export function parseArgs(argv: string[]): SimulatorArgs {
@@ -27,7 +35,7 @@ export function parseArgs(argv: string[]): SimulatorArgs {
     values.set(name.slice(2), value);
     i++;
   }
-  const known = ['devices', 'interval', 'mqtt', 'http', 'serials', 'keys'];
+  const known = ['devices', 'interval', 'mqtt', 'http', 'serials', 'keys', 'outages'];
   for (const name of values.keys())
     if (!known.includes(name)) throw new ArgsError(`unknown option --${name}`);
   const devices = Number(values.get('devices') ?? '1');
@@ -45,5 +53,6 @@ export function parseArgs(argv: string[]): SimulatorArgs {
     httpUrl: values.get('http'),
     serials,
     keys: values.get('keys')?.split(',') ?? [],
+    outages: parseSwitch(values.get('outages') ?? 'on'),
   };
 }

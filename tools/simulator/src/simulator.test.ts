@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ArgsError, parseArgs, parseDuration } from './args';
 import { FREEZER, FRIDGE, temperatureAt } from './curve';
+import { DeviceRunner } from './device-runner';
+import { networkLossAt, powerCutAt, powerCutRise } from './outages';
 import { backfillRecords, recordAt } from './payload';
 
 const DAY = 86_400_000;
@@ -62,5 +64,82 @@ describe('command line', () => {
     expect(() => parseArgs(['--interval', 'soon'])).toThrow('--interval');
     expect(() => parseArgs(['--mqtt', 'mqtt://a', '--http', 'http://b'])).toThrow('choose one');
     expect(() => parseArgs(['--colour', 'red'])).toThrow('unknown option --colour');
+  });
+});
+
+describe('outages', () => {
+  const plan = { powerCutPerHour: 1, powerCutMinutes: 30, networkLossPerHour: 1, networkLossMinutes: 10 };
+
+  it('warm the cabinet and switch to battery during a power cut, then recover', () => {
+    const device = { serial: 'S', key: '', profile: FRIDGE, seed: 11, channelCount: 1, outages: plan };
+    const hour = Date.UTC(2026, 2, 3, 4);
+    const minutes = Array.from({ length: 120 }, (_, m) => hour + m * 60_000);
+    const cutMinutes = minutes.filter((ts) => powerCutAt(plan, 11, ts));
+    expect(cutMinutes.length).toBeGreaterThan(10);
+    const during = recordAt(device, cutMinutes[cutMinutes.length - 1]!);
+    const plain = recordAt({ ...device, outages: undefined }, cutMinutes[cutMinutes.length - 1]!);
+    expect(during.power).toBe('battery');
+    expect(during.battery).toBeLessThan(100);
+    expect(during.channels[0]!.v - plain.channels[0]!.v).toBeGreaterThan(2);
+    const after = minutes.find((ts) => ts > cutMinutes[cutMinutes.length - 1]! && !powerCutAt(plan, 11, ts))!;
+    expect(recordAt(device, after).power).toBe('mains');
+  });
+
+  it('plans network losses that the CLI turns into back-fills', () => {
+    const hour = Date.UTC(2026, 2, 3, 4);
+    const lost = Array.from({ length: 120 }, (_, m) => hour + m * 60_000).filter((ts) =>
+      networkLossAt(plan, 5, ts),
+    );
+    expect(lost.length).toBeGreaterThanOrEqual(10);
+    expect(powerCutRise(0)).toBe(0);
+    expect(powerCutRise(60)).toBeGreaterThan(powerCutRise(10));
+  });
+});
+
+describe('a simulated logger', () => {
+  it('buffers records during a network loss and sends them with the next record when it returns', () => {
+    const plan = { powerCutPerHour: 0, powerCutMinutes: 0, networkLossPerHour: 1, networkLossMinutes: 10 };
+    const runner = new DeviceRunner({
+      serial: 'S',
+      key: '',
+      profile: FRIDGE,
+      seed: 5,
+      channelCount: 1,
+      outages: plan,
+    });
+    const hour = Date.UTC(2026, 2, 3, 4);
+    const sent: number[] = [];
+    let largest = 0;
+    for (let m = 0; m < 120; m++) {
+      const out = runner.tick(hour + m * 60_000);
+      if (!out) continue;
+      largest = Math.max(largest, out.records.length);
+      sent.push(...out.records.map((r) => r.ts));
+    }
+    expect(largest).toBeGreaterThan(5);
+    // Every minute measured is sent exactly once, in order.
+    expect(sent.length).toBe(new Set(sent).size);
+    expect(sent).toEqual([...sent].sort((a, b) => a - b));
+    expect(sent.length + (runner.tick(hour + 120 * 60_000) ? 0 : 1)).toBeGreaterThanOrEqual(118);
+  });
+
+  it('reports power off and on as events, and keeps records a failed send gave back', () => {
+    const plan = { powerCutPerHour: 1, powerCutMinutes: 20, networkLossPerHour: 0, networkLossMinutes: 0 };
+    const runner = new DeviceRunner({
+      serial: 'S',
+      key: '',
+      profile: FRIDGE,
+      seed: 8,
+      channelCount: 1,
+      outages: plan,
+    });
+    const hour = Date.UTC(2026, 2, 3, 4);
+    const events: string[] = [];
+    for (let m = 0; m < 120; m++)
+      events.push(...(runner.tick(hour + m * 60_000)?.events.map((e) => e.event) ?? []));
+    expect(events.slice(0, 2)).toEqual(['powerOff', 'powerOn']);
+    const out = runner.tick(hour + 200 * 60_000)!;
+    runner.requeue(out.records);
+    expect(runner.tick(hour + 201 * 60_000)!.records).toHaveLength(2);
   });
 });
