@@ -1,3 +1,4 @@
+export * from './alarms';
 export * from './auth';
 export * from './device-protocol';
 export * from './devices';
