@@ -6,12 +6,14 @@ import Cookies from 'js-cookie';
 import { initReactI18next } from 'react-i18next';
 import { cookieOptions, StorageKey } from '../session/storage';
 import enCommon from './en/common.json';
+import enDevices from './en/devices.json';
 import enFeedback from './en/feedback.json';
 import enHome from './en/home.json';
 import enLayout from './en/layout.json';
 import enLogin from './en/login.json';
 import enRequest from './en/request.json';
 import zhCommon from './zh-CN/common.json';
+import zhDevices from './zh-CN/devices.json';
 import zhFeedback from './zh-CN/feedback.json';
 import zhHome from './zh-CN/home.json';
 import zhLayout from './zh-CN/layout.json';
@@ -32,6 +34,7 @@ export const resources = {
       layout: enLayout,
       home: enHome,
       feedback: enFeedback,
+      devices: enDevices,
       menu: menuResources('en'),
     },
   },
@@ -43,6 +46,7 @@ export const resources = {
       layout: zhLayout,
       home: zhHome,
       feedback: zhFeedback,
+      devices: zhDevices,
       menu: menuResources('cn'),
     },
   },

@@ -4,11 +4,12 @@ import type { ReactElement } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { AppLayout } from '../layout/AppLayout';
 import { flattenMenus } from '../layout/menu-model';
-import { ComingSoonPage, PublicComingSoonPage } from '../pages/coming-soon';
+import { PublicComingSoonPage } from '../pages/coming-soon';
 import HomePage from '../pages/home';
 import LoginPage from '../pages/login';
 import NotFoundPage from '../pages/not-found';
 import { useAccessToken, usePowers } from '../session/queries';
+import { PageFor } from './page-registry';
 import { RequestBridge, ScrollToTop } from './RequestBridge';
 import { RequireAuth } from './RequireAuth';
 
@@ -17,7 +18,7 @@ const PUBLIC_COMING_SOON = ['register', 'forget', 'invite', 'addTeam', 'updatePa
 
 /**
  * Routes built from the server's menus: pages (shown or hidden) render their screen, directories
- * redirect to their first page. The real screens arrive with later issues.
+ * redirect to their first page. Pages without a screen yet render coming-soon (page-registry).
  */
 export function permissionRoutes(menus: MenuEntry[]): ReactElement[] {
   return flattenMenus(menus)
@@ -28,7 +29,11 @@ export function permissionRoutes(menus: MenuEntry[]): ReactElement[] {
           <Route key={entry.id} path={entry.url} element={<Navigate to={entry.redirect} replace />} />
         ) : null
       ) : (
-        <Route key={entry.id} path={entry.url} element={<ComingSoonPage titleKey={entry.title} />} />
+        <Route
+          key={entry.id}
+          path={entry.url}
+          element={<PageFor name={entry.name} titleKey={entry.title} />}
+        />
       ),
     )
     .filter((route): route is ReactElement => route !== null);

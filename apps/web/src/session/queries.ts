@@ -76,3 +76,8 @@ export function useClientConfig() {
     retry: false,
   });
 }
+
+/** Whether the current user holds a permission tag (spec section 6), false until the powers load. */
+export function useHasAuthTag(tag: string): boolean {
+  return usePowers().data?.authTags.includes(tag) ?? false;
+}

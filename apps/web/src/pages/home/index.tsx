@@ -1,17 +1,20 @@
-import { Alert, Card, Typography } from 'antd';
+import { Alert, Card, Flex, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useCompanies, useCompanyId, useUserInfo } from '../../session/queries';
+import { useCompanies, useCompanyId, useHasAuthTag, useUserInfo } from '../../session/queries';
+import { DeviceOverview } from './components/DeviceOverview';
 
-/** Home: a real welcome from the session; statistics arrive with a later issue. */
+/** Home: a real welcome from the session and the monitor overview; other statistics arrive later. */
 export default function HomePage() {
   const { t } = useTranslation();
   const { data: user } = useUserInfo();
   const { data: companies } = useCompanies();
   const companyId = useCompanyId();
+  // countGroupByState needs device:view; members with only home:view see the welcome alone.
+  const canViewDevices = useHasAuthTag('device:view');
   const company = companies?.find((c) => c.id === companyId) ?? companies?.find((c) => c.current);
 
   return (
-    <div>
+    <Flex vertical gap="middle">
       <Typography.Title level={2} data-testid="page-title">
         {t('menu.home')}
       </Typography.Title>
@@ -24,6 +27,7 @@ export default function HomePage() {
         </Typography.Paragraph>
         <Alert type="info" showIcon title={t('home.statisticsLater')} />
       </Card>
-    </div>
+      {canViewDevices && <DeviceOverview />}
+    </Flex>
   );
 }

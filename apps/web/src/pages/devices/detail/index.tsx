@@ -1,0 +1,96 @@
+import { Card, Descriptions, Empty, Flex, Spin, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import { useHasAuthTag } from '../../../session/queries';
+import { StateTag } from '../components/StateTag';
+import { formatTime } from '../format';
+import { useDeviceDetail } from '../queries';
+import { ResetKeyButton } from './ResetKeyButton';
+import { SensorCards } from './SensorCards';
+import { SensorHistory } from './SensorHistory';
+
+const LIST_PATH = '/deviceManagement/monitoringDevice';
+
+/** Monitor detail (`?id=`): header, live sensor cards and the history chart. */
+export default function MonitoringDeviceDetailPage() {
+  const { t } = useTranslation();
+  const [params] = useSearchParams();
+  const id = params.get('id');
+  const detail = useDeviceDetail(id);
+  const canEdit = useHasAuthTag('device:edit');
+  const device = detail.data;
+
+  const title = (
+    <Typography.Title level={2} data-testid="page-title">
+      {t('menu.monitoringDeviceDetail')}
+      {device ? `: ${device.name}` : ''}
+    </Typography.Title>
+  );
+
+  if (!id || detail.isError) {
+    return (
+      <div>
+        {title}
+        <Card>
+          <Empty
+            description={t(id ? 'devices.detail.notFound' : 'devices.detail.noDevice')}
+            data-testid="device-empty"
+          >
+            <Link to={LIST_PATH}>{t('devices.detail.backToList')}</Link>
+          </Empty>
+        </Card>
+      </div>
+    );
+  }
+  if (!device) {
+    return (
+      <div>
+        {title}
+        <Spin />
+      </div>
+    );
+  }
+
+  const version = t(`devices.version.${device.version}`, { defaultValue: device.version });
+  return (
+    <Flex vertical gap="middle">
+      {title}
+      <Card
+        title={
+          <Flex gap="small" align="center">
+            <span data-testid="device-name">{device.name}</span>
+            <StateTag state={device.state} />
+          </Flex>
+        }
+        extra={canEdit && <ResetKeyButton deviceId={device.id} />}
+      >
+        <Descriptions size="small" column={{ xs: 1, sm: 2, lg: 4 }} data-testid="device-header">
+          <Descriptions.Item label={t('devices.detail.serial')}>
+            <span data-testid="device-serial">{device.serial}</span>
+          </Descriptions.Item>
+          <Descriptions.Item label={t('devices.detail.model')}>{device.model}</Descriptions.Item>
+          <Descriptions.Item label={t('devices.detail.version')}>{version}</Descriptions.Item>
+          <Descriptions.Item label={t('devices.detail.lastSeen')}>
+            {formatTime(device.lastSeenTime)}
+          </Descriptions.Item>
+          <Descriptions.Item label={t('devices.detail.battery')}>
+            {device.battery === null ? '-' : `${device.battery}%`}
+          </Descriptions.Item>
+          <Descriptions.Item label={t('devices.detail.power')}>{device.power ?? '-'}</Descriptions.Item>
+          <Descriptions.Item label={t('devices.detail.mode')}>{device.mode || '-'}</Descriptions.Item>
+          <Descriptions.Item label={t('devices.detail.expireTime')}>
+            {formatTime(device.expireTime)}
+          </Descriptions.Item>
+        </Descriptions>
+      </Card>
+      <Card title={t('devices.detail.sensors')}>
+        <SensorCards sensors={device.sensors} />
+      </Card>
+      {device.sensors.length > 0 && (
+        // The chart's "now" moves with each refetch of the device, so new readings come into view.
+        <SensorHistory key={device.id} sensors={device.sensors} now={detail.dataUpdatedAt} />
+      )}
+      <Link to={LIST_PATH}>{t('devices.detail.backToList')}</Link>
+    </Flex>
+  );
+}

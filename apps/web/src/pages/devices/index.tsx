@@ -1,0 +1,167 @@
+import { PlusOutlined, SearchOutlined } from '@ant-design/icons';
+import type { DeviceView } from '@coldchain/contract';
+import { Limits } from '@coldchain/contract';
+import { Button, Card, Flex, Input, Table, type TableColumnsType, Typography } from 'antd';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useHasAuthTag } from '../../session/queries';
+import { AddDeviceModal } from './components/AddDeviceModal';
+import { StateFilter } from './components/StateFilter';
+import { StateTag } from './components/StateTag';
+import { DEVICE_STATES, formatSensorValue, formatTime } from './format';
+import { useDevicePage, useStateCounts } from './queries';
+
+export const DETAIL_PATH = '/deviceManagement/monitoringDevice/monitoringDeviceDetail';
+const PAGE_SIZE = 20;
+
+export function detailUrl(id: string): string {
+  return `${DETAIL_PATH}?id=${encodeURIComponent(id)}`;
+}
+
+/** `?state=n` comes from the home page's overview links; anything else means all states. */
+function parseState(raw: string | null): number | null {
+  const n = Number(raw);
+  return (DEVICE_STATES as readonly number[]).includes(n) ? n : null;
+}
+
+/** Monitors: state tabs with counts, a debounced search and the paged table (spec sections 2-4). */
+export default function MonitoringDevicePage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [params, setParams] = useSearchParams();
+  const state = parseState(params.get('state'));
+  const [search, setSearch] = useState('');
+  const [keyword, setKeyword] = useState('');
+  const [pageNum, setPageNum] = useState(1);
+  const [adding, setAdding] = useState(false);
+  const canEdit = useHasAuthTag('device:edit');
+
+  // Spec section 9: the server is asked only once typing pauses for the debounce time.
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      setKeyword(search.trim());
+      setPageNum(1);
+    }, Limits.searchDebounceMs);
+    return () => clearTimeout(timer);
+  }, [search]);
+
+  const counts = useStateCounts();
+  const page = useDevicePage({
+    pageNum,
+    pageSize: PAGE_SIZE,
+    ...(state === null ? {} : { state }),
+    ...(keyword ? { keyword } : {}),
+  });
+
+  const changeState = (next: number | null) => {
+    setPageNum(1);
+    setParams(next === null ? {} : { state: String(next) }, { replace: true });
+  };
+
+  const columns: TableColumnsType<DeviceView> = [
+    { title: t('devices.column.serial'), dataIndex: 'serial', key: 'serial' },
+    {
+      title: t('devices.column.name'),
+      dataIndex: 'name',
+      key: 'name',
+      render: (name: string, device) => (
+        <Link to={detailUrl(device.id)} onClick={(e) => e.stopPropagation()} data-testid="device-link">
+          {name}
+        </Link>
+      ),
+    },
+    { title: t('devices.column.model'), dataIndex: 'model', key: 'model' },
+    {
+      title: t('devices.column.version'),
+      dataIndex: 'version',
+      key: 'version',
+      render: (version: string) => t(`devices.version.${version}`, { defaultValue: version }),
+    },
+    {
+      title: t('devices.column.state'),
+      dataIndex: 'state',
+      key: 'state',
+      render: (value: number) => <StateTag state={value} />,
+    },
+    {
+      title: t('devices.column.sensors'),
+      key: 'sensors',
+      render: (_, device) => (
+        <Flex vertical data-testid="device-sensors">
+          {device.sensors.map((s) => (
+            <span key={s.id}>
+              <Typography.Text type="secondary">{s.name}: </Typography.Text>
+              {formatSensorValue(s)}
+            </span>
+          ))}
+        </Flex>
+      ),
+    },
+    {
+      title: t('devices.column.lastUpdate'),
+      dataIndex: 'lastSeenTime',
+      key: 'lastSeenTime',
+      render: (ts: number | null) => formatTime(ts),
+    },
+    {
+      title: t('devices.column.expireTime'),
+      dataIndex: 'expireTime',
+      key: 'expireTime',
+      render: (ts: number) => formatTime(ts),
+    },
+  ];
+
+  return (
+    <div>
+      <Typography.Title level={2} data-testid="page-title">
+        {t('menu.monitoringDevice')}
+      </Typography.Title>
+      <Card>
+        <StateFilter value={state} counts={counts.data} onChange={changeState} />
+        <Flex justify="space-between" gap="middle" wrap style={{ marginBottom: 16 }}>
+          <Input
+            allowClear
+            prefix={<SearchOutlined />}
+            placeholder={t('devices.searchPlaceholder')}
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+            style={{ maxWidth: 320 }}
+            data-testid="device-search"
+          />
+          {canEdit && (
+            <Button
+              type="primary"
+              icon={<PlusOutlined />}
+              onClick={() => setAdding(true)}
+              data-testid="add-device-open"
+            >
+              {t('devices.add.open')}
+            </Button>
+          )}
+        </Flex>
+        <Table<DeviceView>
+          rowKey="id"
+          columns={columns}
+          dataSource={page.data?.list ?? []}
+          loading={page.isFetching}
+          scroll={{ x: 'max-content' }}
+          onRow={(device) => ({
+            onClick: () => navigate(detailUrl(device.id)),
+            style: { cursor: 'pointer' },
+            'data-testid': `device-row-${device.serial}`,
+          })}
+          pagination={{
+            current: pageNum,
+            pageSize: PAGE_SIZE,
+            total: page.data?.total ?? 0,
+            showSizeChanger: false,
+            showTotal: (count) => t('devices.total', { count }),
+            onChange: setPageNum,
+          }}
+        />
+      </Card>
+      <AddDeviceModal open={adding} onClose={() => setAdding(false)} />
+    </div>
+  );
+}
