@@ -50,7 +50,7 @@ export async function benchHistory(label: string, database: Database): Promise<H
       channels: [{ ch: 1, type: 'temperature', unit: '°C', min: -40, max: 85 }],
     },
   ]);
-  await addDevice(db, companyId, { serial, name: 'Bench' });
+  await addDevice(db, { companyId, userId: null, ip: '' }, { serial, name: 'Bench' });
   const device = (await app.deviceDirectory.find(serial))!;
   const sensorId = [...device.sensorIds.values()][0]!;
   for (let i = 0; i < year; i += 5000) {

@@ -5,6 +5,9 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { Database, Db } from './db/client';
 import { translate } from './i18n/messages';
 import type { Config } from './lib/config';
+import { AlarmEvaluator } from './modules/alarms/alarm-evaluator';
+import { alarmRoutes } from './modules/alarms/alarms.routes';
+import { auditRoutes } from './modules/audit/audit.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { companyRoutes } from './modules/companies/companies.routes';
 import { deviceRoutes } from './modules/devices/devices.routes';
@@ -14,6 +17,8 @@ import { httpIngestRoutes } from './modules/ingest/http-ingest.routes';
 import { IngestService } from './modules/ingest/ingest.service';
 import { liveRoutes } from './modules/live/live.routes';
 import { LiveHub } from './modules/live/live-hub';
+import { createMailer } from './modules/notify/mailer';
+import { registrationRoutes } from './modules/registration/registration.routes';
 import { systemRoutes } from './modules/system/system.routes';
 import { userRoutes } from './modules/users/users.routes';
 import { registerAuth } from './plugins/auth';
@@ -28,6 +33,7 @@ declare module 'fastify' {
     hub: LiveHub;
     deviceDirectory: DeviceDirectory;
     ingest: IngestService;
+    alarms: AlarmEvaluator;
   }
 }
 
@@ -60,6 +66,10 @@ export async function buildApp({ config, database, logger }: BuildAppOptions): P
   app.decorate('hub', new LiveHub());
   app.decorate('deviceDirectory', new DeviceDirectory(database.db));
   app.decorate('ingest', new IngestService(database.db));
+  // The alarm engine listens to ingest from the start, so every app (tests included) alarms;
+  // server.ts also feeds it the offline sweep's transitions.
+  app.decorate('alarms', new AlarmEvaluator(database.db, app.hub, app.log));
+  const detachAlarms = app.alarms.attach(app.ingest);
 
   // API.md: a body that is not JSON is a transport fault (400), not a validation message.
   app.removeContentTypeParser('text/plain');
@@ -102,17 +112,24 @@ export async function buildApp({ config, database, logger }: BuildAppOptions): P
     sessionIdleMs: config.sessionIdleMs,
     loginRateLimitPerMinute: config.loginRateLimitPerMinute,
   });
+  const mailer = createMailer(config.smtpUrl, config.mailFrom);
+  app.addHook('onClose', async () => mailer?.close());
+  await app.register(registrationRoutes, { mailer, codeRateLimitPerMinute: config.codeRateLimitPerMinute });
   await app.register(userRoutes);
   await app.register(companyRoutes);
   await app.register(feedbackRoutes);
+  await app.register(auditRoutes);
   await app.register(deviceRoutes);
   await app.register(httpIngestRoutes);
+  await app.register(alarmRoutes);
   await app.register(liveRoutes, { hub: app.hub, sessionIdleMs: config.sessionIdleMs });
 
   await registerConsole(app, config.webDist);
   app.addHook('onClose', async () => {
     app.hub.closeAll();
     await app.ingest.idle();
+    detachAlarms();
+    await app.alarms.idle();
     app.deviceDirectory.close();
   });
   return app;

@@ -33,7 +33,9 @@ async function main() {
     }
     app.log.info({ created }, 'demo seed: demo@example.com / Demo1234 in "Demo Cold Chain"');
   }
-  const stopSweep = startOfflineSweep(database.db, OFFLINE_SWEEP_MS, () => undefined);
+  const stopSweep = startOfflineSweep(database.db, OFFLINE_SWEEP_MS, (devices) => {
+    void app.alarms.onOffline(devices);
+  });
   app.addHook('onClose', async () => stopSweep());
 
   const broker =

@@ -1,4 +1,5 @@
 export * from './alarms';
+export * from './audit';
 export * from './auth';
 export * from './device-protocol';
 export * from './devices';
@@ -8,4 +9,5 @@ export * from './feedback';
 export * from './headers';
 export * from './menus';
 export * from './permissions';
+export * from './registration';
 export * from './rules';

@@ -37,9 +37,37 @@ export const messages = {
   },
   DEVICE_NOT_FOUND: { en: 'The device does not exist', cn: '设备不存在' },
   SENSOR_NOT_FOUND: { en: 'The sensor does not exist', cn: '传感器不存在' },
+  CODE_TOO_SOON: {
+    en: 'A code was sent less than a minute ago; ask again in {seconds} seconds',
+    cn: '验证码已发送，请 {seconds} 秒后再试',
+  },
+  CODE_INVALID: {
+    en: 'Verification code invalid or expired; request a new one',
+    cn: '验证码无效或已过期，请重新获取',
+  },
+  CODE_TOO_MANY_TRIES: {
+    en: 'Too many wrong codes; request a new one',
+    cn: '验证码错误次数过多，请重新获取',
+  },
+  CODE_SENT_EMAIL: { en: 'The code was sent to your e-mail', cn: '验证码已发送至您的邮箱' },
+  CODE_SENT_SMS: { en: 'The code was sent by SMS', cn: '验证码已通过短信发送' },
+  ACCOUNT_EXISTS: { en: 'This account is already registered', cn: '该账号已注册' },
+  REGISTERED: { en: 'Registration complete', cn: '注册成功' },
+  COMPANY_CREATED: { en: 'Company created', cn: '企业创建成功' },
   FEEDBACK_SAVED: { en: 'Thank you for your feedback', cn: '感谢您的反馈' },
   COMPANY_SWITCHED: { en: 'Company switched', cn: '企业已切换' },
   LOGGED_OUT: { en: 'Logged out', cn: '已退出登录' },
+  ALARM_NOT_FOUND: { en: 'The alarm does not exist', cn: '报警记录不存在' },
+  ALARM_SETTING_NOT_FOUND: { en: 'The alarm setting does not exist', cn: '报警设置不存在' },
+  ALARM_ALREADY_RESOLVED: {
+    en: 'This alarm has already been resolved',
+    cn: '该报警已处理，无需重复处理',
+  },
+  ALARM_EXPIRED: { en: 'This alarm has expired and can no longer be resolved', cn: '该报警已过期，无法处理' },
+  NOTIFIER_NOT_MEMBER: {
+    en: 'A selected notifier is not a member of this company',
+    cn: '所选通知人不是本企业成员',
+  },
 
   'validation.required': { en: '{field} is required', cn: '{field}不能为空' },
   'validation.type': { en: '{field} has the wrong type', cn: '{field}类型不正确' },
@@ -62,6 +90,29 @@ export const messages = {
     en: 'The alarm verification interval must be at most the data upload interval',
     cn: '报警验证间隔不能大于数据上传间隔',
   },
+  'rule.minMax': { en: '{field} must be greater than the minimum', cn: '{field}必须大于最小值' },
+  'rule.preAlarm': {
+    en: 'The pre-alarm value must lie between the alarm minimum and maximum',
+    cn: '预警值必须介于报警下限和上限之间',
+  },
+  'rule.limitRequired': {
+    en: '{field}: enter an upper or a lower limit',
+    cn: '{field}：请至少填写上限或下限',
+  },
+  'rule.hysteresis': {
+    en: 'The hysteresis band leaves no safe range between the limits',
+    cn: '回差过大，上下限之间已无安全范围',
+  },
+  'rule.repeatedItem': { en: '{field} contains a repeated item', cn: '{field}包含重复项' },
+  'rule.periodsRequired': {
+    en: 'Select at least one alarm time period',
+    cn: '请至少选择一个报警时间段',
+  },
+  'rule.repeatedTimePoint': { en: 'Repeated time point selected', cn: '选择的时间点重复' },
+  'rule.timePoint': { en: '{field}: enter a time as HH:mm', cn: '{field}：请按 HH:mm 格式填写时间' },
+  'rule.timeZone': { en: '{field} is not a known time zone', cn: '{field}不是有效的时区' },
+  'rule.alarmListTarget': { en: 'Select a device or a sensor', cn: '请选择设备或传感器' },
+  'rule.code': { en: '{field} must be 6 digits', cn: '{field}须为 6 位数字' },
   'rule.password': {
     en: '{field} must be 8-20 English letters and digits',
     cn: '{field}须为 8-20 位英文字母和数字',
@@ -82,6 +133,8 @@ export const fieldLabels: Record<string, Record<WireLanguage, string>> = {
   imgUrl: { en: 'Images', cn: '图片' },
   source: { en: 'Source', cn: '来源' },
   body: { en: 'Request body', cn: '请求体' },
+  code: { en: 'Verification code', cn: '验证码' },
+  industry: { en: 'Industry', cn: '行业' },
   serial: { en: 'Serial number', cn: '序列号' },
   name: { en: 'Name', cn: '名称' },
   departmentId: { en: 'Department', cn: '部门' },
@@ -103,6 +156,33 @@ export const fieldLabels: Record<string, Record<WireLanguage, string>> = {
   remark: { en: 'Remarks', cn: '备注' },
   region: { en: 'Region', cn: '所在地区' },
   address: { en: 'Detailed address', cn: '详细地址' },
+  carrier: { en: 'Carrier', cn: '载体' },
+  targetId: { en: 'Monitor or sensor', cn: '监测设备或传感器' },
+  level: { en: 'Alarm level', cn: '报警等级' },
+  alarmType: { en: 'Alarm type', cn: '报警类型' },
+  min: { en: 'Lower limit', cn: '下限' },
+  max: { en: 'Upper limit', cn: '上限' },
+  preMin: { en: 'Pre-alarm lower limit', cn: '预警下限' },
+  preMax: { en: 'Pre-alarm upper limit', cn: '预警上限' },
+  delaySeconds: { en: 'Alarm delay', cn: '报警延时' },
+  hysteresis: { en: 'Hysteresis', cn: '回差' },
+  repeat: { en: 'Max alarm count', cn: '最大报警次数' },
+  repeatIntervalSeconds: { en: 'Repeat interval', cn: '重复报警间隔' },
+  escalateAfterSeconds: { en: 'Escalation time', cn: '升级时间' },
+  channels: { en: 'Notification channels', cn: '通知方式' },
+  timeSlot: { en: 'Alarm time slot', cn: '报警时段' },
+  periods: { en: 'Time periods', cn: '时间段' },
+  start: { en: 'Period start', cn: '开始时间点' },
+  end: { en: 'Period end', cn: '结束时间点' },
+  weekdays: { en: 'Weekdays', cn: '星期' },
+  timeZone: { en: 'Time zone', cn: '时区' },
+  notifierIds: { en: 'Notifiers', cn: '通知人' },
+  enabled: { en: 'Enabled', cn: '启用' },
+  deviceId: { en: 'Device', cn: '设备' },
+  resolveState: { en: 'Resolve state', cn: '处理状态' },
+  resolveType: { en: 'Resolve type', cn: '处理类型' },
+  cause: { en: 'Cause', cn: '原因' },
+  action: { en: 'Corrective action', cn: '处理措施' },
 };
 
 export function translate(
@@ -117,6 +197,11 @@ export function translate(
 }
 
 export function fieldLabel(path: string, language: WireLanguage): string {
-  const last = path.split('.').pop() ?? path;
+  // An array element (`channels.0`, `periods.1.start`) is named by its field, not its index.
+  const last =
+    path
+      .split('.')
+      .filter((part) => !/^\d+$/.test(part))
+      .pop() ?? path;
   return fieldLabels[path]?.[language] ?? fieldLabels[last]?.[language] ?? path;
 }

@@ -23,6 +23,8 @@ const EnvSchema = z.object({
     .regex(/^[A-Za-z0-9_-]{1,64}$/)
     .default('coldchain'),
   SMTP_URL: z.string().url().optional(),
+  MAIL_FROM: z.string().default('ColdChain <no-reply@coldchain.local>'),
+  CODE_RATE_LIMIT: z.coerce.number().int().positive().default(10),
   DEMO: flag.optional(),
   HELP_URL: z.string().default('https://github.com/coldchain-platform/coldchain/tree/main/docs'),
   WEB_DIST: z.string().optional(),
@@ -46,6 +48,9 @@ export interface Config {
   /** Shared-subscription group on the external broker. */
   mqttShareGroup: string;
   smtpUrl?: string;
+  mailFrom: string;
+  /** Code-sending and registration calls per minute per client address. */
+  codeRateLimitPerMinute: number;
   demo: boolean;
   helpUrl: string;
   webDist: string;
@@ -76,6 +81,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mqttPort: e.MQTT_URL ? null : e.MQTT_PORT,
     mqttShareGroup: e.MQTT_SHARE_GROUP,
     smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    codeRateLimitPerMinute: e.CODE_RATE_LIMIT,
     // The demo seed is on with the embedded database and off with a server database, unless set.
     demo: e.DEMO ?? !e.DATABASE_URL,
     helpUrl: e.HELP_URL,

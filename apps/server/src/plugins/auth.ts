@@ -5,6 +5,7 @@ import type { Db } from '../db/client';
 import { AppError } from '../lib/app-error';
 import { idFromWire } from '../lib/ids';
 import { hashToken } from '../lib/tokens';
+import type { Actor } from '../modules/audit/audit.service';
 import { companies, companyMembers } from '../modules/companies/companies.table';
 import { sessions, users } from '../modules/users/users.table';
 
@@ -129,4 +130,9 @@ export function requirePermission(tag: string) {
   return async (request: FastifyRequest) => {
     if (!request.auth.authTags.has(tag)) throw new AppError('NO_PERMISSION');
   };
+}
+
+/** The acting user for audited changes in the company in scope. */
+export function actorOf(request: FastifyRequest): Actor {
+  return { companyId: requireCompany(request.auth), userId: request.auth.userId, ip: request.ip ?? '' };
 }

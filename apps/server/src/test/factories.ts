@@ -19,9 +19,8 @@ let defaultHash: Promise<string> | undefined;
 
 export async function buildUser(db: Db, fields: { account?: string; name?: string; password?: string } = {}) {
   const account = normaliseAccount(fields.account ?? `user-${randomBytes(5).toString('hex')}@example.com`);
-  const passwordHash = fields.password
-    ? await hashPassword(fields.password)
-    : await (defaultHash ??= hashPassword(DEFAULT_PASSWORD));
+  defaultHash ??= hashPassword(DEFAULT_PASSWORD);
+  const passwordHash = fields.password ? await hashPassword(fields.password) : await defaultHash;
   const [user] = await db
     .insert(users)
     .values({ account, email: account, name: fields.name ?? 'Test User', passwordHash })
@@ -75,10 +74,14 @@ export async function buildDevice(
     }),
   );
   await addInventory(db, [{ serial, model: 'CC-TEST', version: 'standard', channels }]);
-  const { id, deviceKey } = await addDevice(db, companyId, {
-    serial,
-    name: fields.name ?? `Fridge ${serialCounter}`,
-  });
+  const { id, deviceKey } = await addDevice(
+    db,
+    { companyId, userId: null, ip: '' },
+    {
+      serial,
+      name: fields.name ?? `Fridge ${serialCounter}`,
+    },
+  );
   const sensorRows = await db
     .select()
     .from(sensors)

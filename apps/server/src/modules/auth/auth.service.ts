@@ -4,6 +4,7 @@ import type { Db } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import { dummyPasswordHash, verifyPassword } from '../../lib/password';
 import { hashToken, newToken } from '../../lib/tokens';
+import { recordLoginAttempt } from '../audit/login-log.service';
 import { sessions, users } from '../users/users.table';
 
 /** Accounts are stored normalised: e-mails lower-cased, mobile numbers without spaces or dashes. */
@@ -28,15 +29,32 @@ export async function loginWithPassword(
   input: LoginInput,
   sessionIdleMs: number,
 ): Promise<LoginResult> {
-  const [user] = await db
-    .select()
-    .from(users)
-    .where(eq(users.account, normaliseAccount(input.account)))
-    .limit(1);
+  const account = normaliseAccount(input.account);
+  const [user] = await db.select().from(users).where(eq(users.account, account)).limit(1);
   const valid = await verifyPassword(input.password, user?.passwordHash ?? (await dummyPasswordHash()));
-  if (!user || !valid) throw new AppError('LOGIN_FAILED');
-  if (user.disabled) throw new AppError('ACCOUNT_DISABLED');
-  return openSession(db, user.id, input.platform, input.ip, sessionIdleMs);
+  const attempt = {
+    account,
+    userId: user?.id ?? null,
+    companyId: user?.lastCompanyId ?? null,
+    platform: input.platform,
+    method: 'password' as const,
+    ip: input.ip,
+  };
+  if (!user || !valid) {
+    await recordLoginAttempt(db, {
+      ...attempt,
+      success: false,
+      reason: user ? 'wrong password' : 'unknown account',
+    });
+    throw new AppError('LOGIN_FAILED');
+  }
+  if (user.disabled) {
+    await recordLoginAttempt(db, { ...attempt, success: false, reason: 'disabled' });
+    throw new AppError('ACCOUNT_DISABLED');
+  }
+  const result = await openSession(db, user.id, input.platform, input.ip, sessionIdleMs);
+  await recordLoginAttempt(db, { ...attempt, success: true });
+  return result;
 }
 
 export async function openSession(

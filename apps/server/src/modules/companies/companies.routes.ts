@@ -1,8 +1,13 @@
-import { SwitchCompanyRequest } from '@coldchain/contract';
+import { CreateCompanyRequest, Industries, SwitchCompanyRequest } from '@coldchain/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { translate } from '../../i18n/messages';
 import { ok } from '../../lib/envelope';
-import { getUserPowers, listUserCompanies, switchUserCompany } from './companies.service';
+import {
+  createCompanyForUser,
+  getUserPowers,
+  listUserCompanies,
+  switchUserCompany,
+} from './companies.service';
 
 export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post('/api/index/getUserCompanys', async (request) =>
@@ -15,4 +20,15 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post('/api/index/getUserPowers', async (request) => ok(getUserPowers(request.auth)));
+
+  app.post('/api/user/createCompany', { schema: { body: CreateCompanyRequest } }, async (request) =>
+    ok(
+      await createCompanyForUser(app.db, request.auth.userId, request.ip ?? '', request.body),
+      translate('COMPANY_CREATED', request.language),
+    ),
+  );
+
+  app.post('/api/user/industryList', { config: { public: true } }, async (request) =>
+    ok(Industries.map((i) => ({ value: i.value, label: request.language === 'cn' ? i.cn : i.en }))),
+  );
 };

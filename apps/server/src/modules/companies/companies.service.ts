@@ -5,6 +5,7 @@ import type { Db, Queryable } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import { idFromWire, idToWire } from '../../lib/ids';
 import type { Auth } from '../../plugins/auth';
+import { recordAudit } from '../audit/audit.service';
 import { users } from '../users/users.table';
 import { companies, companyMembers } from './companies.table';
 
@@ -74,4 +75,28 @@ export async function createCompanyWithAdmin(
     .insert(companyMembers)
     .values({ companyId: company!.id, userId, isAdmin: true, legalPerson: true });
   return company!.id;
+}
+
+/** A signed-in user founds a company: they become its administrator and it becomes their current one. */
+export async function createCompanyForUser(
+  db: Db,
+  userId: number,
+  ip: string,
+  input: { name: string; industry?: string; address?: string },
+): Promise<{ id: string }> {
+  return db.transaction(async (tx) => {
+    const companyId = await createCompanyWithAdmin(tx, userId, input);
+    await tx.update(users).set({ lastCompanyId: companyId }).where(eq(users.id, userId));
+    await recordAudit(
+      tx,
+      { companyId, userId, ip },
+      {
+        action: 'company.create',
+        targetType: 'company',
+        targetId: companyId,
+        after: { name: input.name, industry: input.industry ?? '', address: input.address ?? '' },
+      },
+    );
+    return { id: idToWire(companyId) };
+  });
 }

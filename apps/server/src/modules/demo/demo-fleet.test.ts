@@ -32,6 +32,9 @@ describe('demo fleet', () => {
     );
     expect(counts.body.data).toMatchObject({ '1': 10, '2': 1, '4': 1 });
 
+    const unplugged = page.body.data.list.find((d) => d.serial === 'DEMO0011')!;
+    expect(unplugged.state).toBe(4);
+    expect(Date.now() - unplugged.lastSeenTime!).toBeGreaterThan(2.9 * 3_600_000);
     const fridge = page.body.data.list.find((d) => d.serial === DEMO_UNITS[0]!.serial)!;
     const now = Date.now();
     const history = await call<HistoryData>(

@@ -96,7 +96,8 @@ export async function seedDemoFleet(
     );
   const bound = new Set(existing.map((d) => d.serial));
   for (const unit of DEMO_UNITS) {
-    if (!bound.has(unit.serial)) await addDevice(db, companyId, { serial: unit.serial, name: unit.name });
+    if (!bound.has(unit.serial))
+      await addDevice(db, { companyId, userId: null, ip: '' }, { serial: unit.serial, name: unit.name });
   }
 
   const now = Date.now();
@@ -115,7 +116,12 @@ export async function seedDemoFleet(
     const aligned = Math.ceil(from / HISTORY_STEP_MS) * HISTORY_STEP_MS;
     const records = backfillRecords(simulated(unit, index), aligned, end, HISTORY_STEP_MS);
     for (let i = 0; i < records.length; i += 500) await ingest.ingest(device, records.slice(i, i + 500));
-    if (unit.offline) await db.update(devices).set({ state: 4 }).where(eq(devices.id, device.id));
+    // Seeding went through ingest, which stamps last contact as now; this one stopped at `end`.
+    if (unit.offline)
+      await db
+        .update(devices)
+        .set({ state: 4, lastSeenAt: new Date(end) })
+        .where(eq(devices.id, device.id));
     // The alarm engine (alarms milestone) will raise this from the warm readings; until then the demo shows it.
     if (unit.warm) await db.update(devices).set({ state: 2 }).where(eq(devices.id, device.id));
   }

@@ -8,7 +8,7 @@ import {
 } from '@coldchain/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ok } from '../../lib/envelope';
-import { requireCompany, requirePermission } from '../../plugins/auth';
+import { actorOf, requireCompany, requirePermission } from '../../plugins/auth';
 import { getHistoryData } from '../telemetry/history.service';
 import {
   addDevice,
@@ -25,13 +25,13 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
   const canEdit = { preHandler: requirePermission('device:edit') };
 
   app.post('/api/device/addDevice', { ...canEdit, schema: { body: AddDeviceRequest } }, async (request) =>
-    ok(await addDevice(app.db, requireCompany(request.auth), request.body)),
+    ok(await addDevice(app.db, actorOf(request), request.body)),
   );
   app.post('/api/device/deviceDetail', { ...canView, schema: { body: DeviceIdRequest } }, async (request) =>
     ok(await getDeviceDetail(app.db, requireCompany(request.auth), request.body.id)),
   );
   app.post('/api/device/resetDeviceKey', { ...canEdit, schema: { body: DeviceIdRequest } }, async (request) =>
-    ok(await resetDeviceKey(app.db, requireCompany(request.auth), request.body.id)),
+    ok(await resetDeviceKey(app.db, actorOf(request), request.body.id)),
   );
   app.post('/api/device/pageDevices', { ...canView, schema: { body: PageDevicesRequest } }, async (request) =>
     ok(await pageDevices(app.db, requireCompany(request.auth), request.body)),
@@ -45,10 +45,10 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
     ok(await countDevicesByState(app.db, requireCompany(request.auth))),
   );
   app.post('/api/device/editDevice', { ...canEdit, schema: { body: EditDeviceRequest } }, async (request) =>
-    ok(await editDevice(app.db, requireCompany(request.auth), request.body)),
+    ok(await editDevice(app.db, actorOf(request), request.body)),
   );
   app.post('/api/device/setRemark', { ...canEdit, schema: { body: SetRemarkRequest } }, async (request) => {
-    await setDeviceRemark(app.db, requireCompany(request.auth), request.body.id, request.body.remark);
+    await setDeviceRemark(app.db, actorOf(request), request.body.id, request.body.remark);
     return ok(null);
   });
   app.post('/api/device/historyData', { ...canView, schema: { body: HistoryDataRequest } }, async (request) =>

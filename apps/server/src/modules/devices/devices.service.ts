@@ -11,6 +11,7 @@ import type { Db, Queryable } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import { idFromWire, idToWire } from '../../lib/ids';
 import { hashToken, newToken } from '../../lib/tokens';
+import { type Actor, recordAudit } from '../audit/audit.service';
 import { deviceInventory } from '../inventory/inventory.table';
 import { devices, sensors } from './devices.table';
 
@@ -75,7 +76,8 @@ function deviceChanged(serial: string) {
  * Binds a spare serial from the inventory to the company, creates one sensor per channel and
  * issues the device key, which is returned once and stored only as a hash.
  */
-export async function addDevice(db: Db, companyId: number, input: AddDeviceRequest) {
+export async function addDevice(db: Db, actor: Actor, input: AddDeviceRequest) {
+  const { companyId } = actor;
   const serial = input.serial.toUpperCase();
   const deviceKey = newToken();
   const id = await db.transaction(async (tx) => {
@@ -116,6 +118,12 @@ export async function addDevice(db: Db, companyId: number, input: AddDeviceReque
         rangeMax: c.max,
       })),
     );
+    await recordAudit(tx, actor, {
+      action: 'device.add',
+      targetType: 'device',
+      targetId: device.id,
+      after: { serial, name: input.name, model: stock.model, version: stock.version },
+    });
     return device.id;
   });
   deviceChanged(serial);
@@ -142,13 +150,17 @@ export async function getDeviceDetail(db: Db, companyId: number, wireId: string)
 }
 
 /** Issues a new key; the old one stops working at once (connected sessions are dropped). */
-export async function resetDeviceKey(db: Db, companyId: number, wireId: string) {
-  const device = await findDevice(db, companyId, wireId);
+export async function resetDeviceKey(db: Db, actor: Actor, wireId: string) {
+  const device = await findDevice(db, actor.companyId, wireId);
   const deviceKey = newToken();
-  await db
-    .update(devices)
-    .set({ keyHash: hashToken(deviceKey) })
-    .where(eq(devices.id, device.id));
+  await db.transaction(async (tx) => {
+    await tx
+      .update(devices)
+      .set({ keyHash: hashToken(deviceKey) })
+      .where(eq(devices.id, device.id));
+    // The key itself is never written anywhere, the audit trail included.
+    await recordAudit(tx, actor, { action: 'device.resetKey', targetType: 'device', targetId: device.id });
+  });
   deviceChanged(device.serial);
   return { deviceKey };
 }
@@ -213,37 +225,69 @@ export async function countDevicesByState(db: Db, companyId: number): Promise<Re
   return counts;
 }
 
-export async function editDevice(db: Db, companyId: number, input: EditDeviceRequest): Promise<DeviceView> {
-  const device = await findDevice(db, companyId, input.id);
-  const [updated] = await db
-    .update(devices)
-    .set({
-      name: input.name,
-      ...(input.departmentId !== undefined ? { departmentId: idFromWire(input.departmentId) } : {}),
-      ...(input.groupId !== undefined ? { groupId: idFromWire(input.groupId) } : {}),
-      recordIntervalS: input.recordInterval,
-      uploadIntervalS: input.uploadInterval,
-      alarmVerifyIntervalS: input.alarmVerifyInterval,
-      offlineJudgement: input.offlineJudgement,
-      hostAddress: input.hostAddress,
-      subAddress: input.subAddress,
-      remark: input.remark,
-      region: input.region,
-      address: input.address,
-    })
-    .where(eq(devices.id, device.id))
-    .returning();
-  deviceChanged(device.serial);
-  const rows = await db.select().from(sensors).where(eq(sensors.deviceId, device.id));
-  return presentDevice(updated!, rows);
+/** The settings an edit may change, as the audit trail records them. */
+function editableOf(d: DeviceRow) {
+  return {
+    name: d.name,
+    departmentId: d.departmentId,
+    groupId: d.groupId,
+    recordInterval: d.recordIntervalS,
+    uploadInterval: d.uploadIntervalS,
+    alarmVerifyInterval: d.alarmVerifyIntervalS,
+    offlineJudgement: d.offlineJudgement,
+    hostAddress: d.hostAddress,
+    subAddress: d.subAddress,
+    remark: d.remark,
+    region: d.region,
+    address: d.address,
+  };
 }
 
-export async function setDeviceRemark(
-  db: Db,
-  companyId: number,
-  wireId: string,
-  remark: string,
-): Promise<void> {
-  const device = await findDevice(db, companyId, wireId);
-  await db.update(devices).set({ remark }).where(eq(devices.id, device.id));
+export async function editDevice(db: Db, actor: Actor, input: EditDeviceRequest): Promise<DeviceView> {
+  const device = await findDevice(db, actor.companyId, input.id);
+  const updated = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(devices)
+      .set({
+        name: input.name,
+        ...(input.departmentId !== undefined ? { departmentId: idFromWire(input.departmentId) } : {}),
+        ...(input.groupId !== undefined ? { groupId: idFromWire(input.groupId) } : {}),
+        recordIntervalS: input.recordInterval,
+        uploadIntervalS: input.uploadInterval,
+        alarmVerifyIntervalS: input.alarmVerifyInterval,
+        offlineJudgement: input.offlineJudgement,
+        hostAddress: input.hostAddress,
+        subAddress: input.subAddress,
+        remark: input.remark,
+        region: input.region,
+        address: input.address,
+      })
+      .where(eq(devices.id, device.id))
+      .returning();
+    await recordAudit(tx, actor, {
+      action: 'device.edit',
+      targetType: 'device',
+      targetId: device.id,
+      before: editableOf(device),
+      after: editableOf(row!),
+    });
+    return row!;
+  });
+  deviceChanged(device.serial);
+  const rows = await db.select().from(sensors).where(eq(sensors.deviceId, device.id));
+  return presentDevice(updated, rows);
+}
+
+export async function setDeviceRemark(db: Db, actor: Actor, wireId: string, remark: string): Promise<void> {
+  const device = await findDevice(db, actor.companyId, wireId);
+  await db.transaction(async (tx) => {
+    await tx.update(devices).set({ remark }).where(eq(devices.id, device.id));
+    await recordAudit(tx, actor, {
+      action: 'device.setRemark',
+      targetType: 'device',
+      targetId: device.id,
+      before: { remark: device.remark },
+      after: { remark },
+    });
+  });
 }

@@ -13,7 +13,8 @@ export interface OfflineTransition {
  * engine. Devices in service or disposed keep their state.
  */
 export async function sweepOfflineDevices(db: Db, now = new Date()): Promise<OfflineTransition[]> {
-  return queryRows<OfflineTransition>(
+  // node-postgres returns bigint columns of raw queries as strings; PGlite as numbers.
+  const rows = await queryRows<{ id: string | number; companyId: string | number; serial: string }>(
     db,
     sql`update devices set state = 4
         where state in (1, 2, 3)
@@ -21,6 +22,7 @@ export async function sweepOfflineDevices(db: Db, now = new Date()): Promise<Off
           and last_seen_at < ${now.toISOString()}::timestamptz - make_interval(secs => upload_interval_s * offline_judgement)
         returning id, company_id as "companyId", serial`,
   );
+  return rows.map((r) => ({ id: Number(r.id), companyId: Number(r.companyId), serial: r.serial }));
 }
 
 /** Runs the sweep every `everyMs` until stopped. */

@@ -1,0 +1,214 @@
+import { ResolveState } from '@coldchain/contract';
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Tx } from '../../db/client';
+import { devices } from '../devices/devices.table';
+import type { CommittedEvent } from '../ingest/ingest.service';
+import type { OfflineTransition } from '../telemetry/offline-sweep';
+import { alarmContent } from './alarm-content';
+import { initialState, inSlot } from './alarm-engine';
+import { EVENT_TYPES, slotOf } from './alarm-rules';
+import {
+  type DeviceInfo,
+  endExcursions,
+  insertAlarm,
+  type PendingPush,
+  type SettingRow,
+} from './alarm-writer';
+import { alarmSettings, alarmState } from './alarms.table';
+
+/**
+ * Device-level alarms: events the device reports (power off, low battery, call), and offline /
+ * back online from the sweep. They have no value, delay or repeat: one event is one alarm.
+ * Device-level engine state lives in `alarm_state` under sensor 0.
+ */
+
+async function loadDevices(tx: Tx, companyId: number, ids: number[]): Promise<Map<number, DeviceInfo>> {
+  const rows = await tx
+    .select({
+      id: devices.id,
+      companyId: devices.companyId,
+      name: devices.name,
+      serial: devices.serial,
+      groupId: devices.groupId,
+    })
+    .from(devices)
+    .where(and(eq(devices.companyId, companyId), inArray(devices.id, ids)));
+  return new Map(rows.map((d) => [d.id, d]));
+}
+
+export async function evaluateEvent(tx: Tx, event: CommittedEvent, pushes: PendingPush[]): Promise<void> {
+  if (event.event === 'powerOn') {
+    // Power is back: the power-off alarms of the device end (normalized if nobody took them in hand).
+    const settings = await settingsOf(tx, event.companyId, [event.deviceId], 'powerOff');
+    for (const s of settings) await endExcursions(tx, event.companyId, s.id, 0, event.ts, ['powerOff']);
+    return;
+  }
+  const alarmType = EVENT_TYPES[event.event];
+  if (!alarmType) return;
+  const settings = await settingsOf(tx, event.companyId, [event.deviceId], alarmType);
+  if (settings.length === 0) return;
+  const device = (await loadDevices(tx, event.companyId, [event.deviceId])).get(event.deviceId);
+  if (!device) return;
+  for (const setting of settings) {
+    if (!inSlot(slotOf(setting), event.ts)) continue;
+    await insertAlarm(
+      tx,
+      {
+        setting,
+        device,
+        sensor: null,
+        alarmType,
+        level: setting.level,
+        ts: event.ts,
+        excursionStart: event.ts,
+        value: null,
+        content: alarmContent(
+          { deviceName: device.name, deviceSerial: device.serial, sensor: null },
+          { alarmType },
+        ),
+      },
+      pushes,
+    );
+  }
+}
+
+function settingsOf(
+  tx: Tx,
+  companyId: number,
+  deviceIds: number[],
+  alarmType: string,
+): Promise<SettingRow[]> {
+  return tx
+    .select()
+    .from(alarmSettings)
+    .where(
+      and(
+        eq(alarmSettings.companyId, companyId),
+        inArray(alarmSettings.deviceId, deviceIds),
+        eq(alarmSettings.alarmType, alarmType),
+        eq(alarmSettings.enabled, true),
+      ),
+    );
+}
+
+/** Devices the sweep just marked offline: an `offline` alarm for each that has an offline setting. */
+export async function evaluateOffline(
+  tx: Tx,
+  companyId: number,
+  transitions: OfflineTransition[],
+  now: number,
+  pushes: PendingPush[],
+): Promise<void> {
+  const settings = await settingsOf(
+    tx,
+    companyId,
+    transitions.map((t) => t.id),
+    'offline',
+  );
+  if (settings.length === 0) return;
+  const known = await loadDevices(
+    tx,
+    companyId,
+    settings.map((s) => s.deviceId),
+  );
+  for (const setting of settings) {
+    const device = known.get(setting.deviceId);
+    if (!device || !inSlot(slotOf(setting), now)) continue;
+    const subject = { deviceName: device.name, deviceSerial: device.serial, sensor: null };
+    const id = await insertAlarm(
+      tx,
+      {
+        setting,
+        device,
+        sensor: null,
+        alarmType: 'offline',
+        level: setting.level,
+        ts: now,
+        excursionStart: now,
+        value: null,
+        content: alarmContent(subject, { alarmType: 'offline' }),
+      },
+      pushes,
+    );
+    if (id === null) continue;
+    const state = {
+      ...initialState(),
+      phase: 'alarm' as const,
+      since: now,
+      lastTs: now,
+      notified: 1,
+      level: setting.level,
+    };
+    await tx
+      .insert(alarmState)
+      .values({ settingId: setting.id, sensorId: 0, companyId, deviceId: device.id, state })
+      .onConflictDoUpdate({
+        target: [alarmState.settingId, alarmState.sensorId],
+        set: { state, updatedAt: new Date() },
+      });
+  }
+}
+
+/**
+ * Readings arrived from devices whose offline alarm is open: the alarm ends and an `online`
+ * notice goes to the offline setting's notifiers. The notice is born normalized.
+ */
+export async function evaluateBackOnline(
+  tx: Tx,
+  companyId: number,
+  offlineSettings: SettingRow[],
+  newestTs: Map<number, number>,
+  pushes: PendingPush[],
+): Promise<void> {
+  if (offlineSettings.length === 0) return;
+  const states = await tx
+    .select()
+    .from(alarmState)
+    .where(
+      and(
+        eq(alarmState.companyId, companyId),
+        inArray(
+          alarmState.settingId,
+          offlineSettings.map((s) => s.id),
+        ),
+        eq(alarmState.sensorId, 0),
+      ),
+    );
+  const open = states.filter((s) => s.state.phase === 'alarm');
+  if (open.length === 0) return;
+  const known = await loadDevices(
+    tx,
+    companyId,
+    open.map((s) => s.deviceId),
+  );
+  for (const row of open) {
+    const setting = offlineSettings.find((s) => s.id === row.settingId)!;
+    const device = known.get(row.deviceId);
+    const ts = newestTs.get(row.deviceId);
+    if (!device || ts === undefined) continue;
+    await endExcursions(tx, companyId, setting.id, 0, ts, ['offline']);
+    await insertAlarm(
+      tx,
+      {
+        setting,
+        device,
+        sensor: null,
+        alarmType: 'online',
+        level: setting.level,
+        ts,
+        excursionStart: row.state.since ?? ts,
+        value: null,
+        content: alarmContent(
+          { deviceName: device.name, deviceSerial: device.serial, sensor: null },
+          { alarmType: 'online' },
+        ),
+        resolveState: ResolveState.Normalized,
+      },
+      pushes,
+    );
+    await tx
+      .update(alarmState)
+      .set({ state: { ...initialState(), lastTs: ts }, updatedAt: new Date() })
+      .where(and(eq(alarmState.settingId, setting.id), eq(alarmState.sensorId, 0)));
+  }
+}

@@ -1,0 +1,276 @@
+import { and, eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../../test/build-app';
+import { devices } from '../devices/devices.table';
+import type { CommittedReading } from '../ingest/write-batch';
+import { AlarmEvaluator } from './alarm-evaluator';
+import { alarmFixture, postEvent, postReadings } from './alarm-test-support';
+import { alarmNotifications, alarmRecords, alarmState } from './alarms.table';
+
+function nextMessage(socket: import('ws').WebSocket): Promise<unknown> {
+  return new Promise((resolve) => socket.once('message', (data) => resolve(JSON.parse(String(data)))));
+}
+
+describe('alarm evaluation on the hot path', () => {
+  // Every test logs in; the login rate limit is not under test here.
+  const ctx = useTestApp({ loginRateLimitPerMinute: 10_000 });
+
+  const recordsOf = (deviceId: string) =>
+    ctx.app.db
+      .select()
+      .from(alarmRecords)
+      .where(eq(alarmRecords.deviceId, Number(deviceId)))
+      .orderBy(alarmRecords.id);
+  const deviceState = async (deviceId: string) =>
+    (
+      await ctx.app.db
+        .select()
+        .from(devices)
+        .where(eq(devices.id, Number(deviceId)))
+    )[0]!.state;
+
+  it('HTTP reading out of range -> alarm record, outbox rows and a live message within the request cycle', async () => {
+    const f = await alarmFixture(ctx.app);
+    expect((await f.save({ channels: ['email', 'sms', 'wechat'] })).body.msgCode).toBe(200);
+
+    const socket = await ctx.app.injectWS('/api/ws');
+    const bound = nextMessage(socket);
+    socket.send(JSON.stringify({ bindType: 2, bindContent: f.token }));
+    await bound;
+    const pushed = nextMessage(socket);
+
+    const now = Date.now();
+    expect((await postReadings(ctx.app, f.device, [{ ts: now - 1000, v: 5 }])).statusCode).toBe(200);
+    expect((await postReadings(ctx.app, f.device, [{ ts: now, v: 9.4 }])).statusCode).toBe(200);
+    await ctx.app.alarms.idle();
+
+    const [record, ...more] = await recordsOf(f.device.id);
+    expect(more).toHaveLength(0);
+    expect(record).toMatchObject({
+      alarmType: 'overLimit',
+      level: 1,
+      count: 1,
+      resolveState: 1,
+      sensorId: f.sensor.id,
+      lastValue: 9.4,
+      content: {
+        en: 'Temperature 1 of Vaccine fridge 1 is 9.4 °C, above the limit 8 °C',
+        cn: 'Vaccine fridge 1的温度1为 9.4 °C，高于上限 8 °C',
+      },
+    });
+    expect(record!.alarmTime.getTime()).toBe(now);
+    const outbox = await ctx.app.db
+      .select()
+      .from(alarmNotifications)
+      .where(eq(alarmNotifications.alarmId, record!.id));
+    expect(outbox.map((n) => `${n.userId}:${n.channel}:${n.status}`).sort()).toEqual(
+      ['email', 'sms', 'wechat'].map((c) => `${f.company.admin.id}:${c}:pending`),
+    );
+    expect(await pushed).toEqual({
+      type: 'alarm',
+      bindContent: expect.objectContaining({
+        alarmTime: now,
+        alarmType: 'overLimit',
+        groupName: '',
+        deviceName: 'Vaccine fridge 1',
+        deviceSerial: f.device.serial,
+        deviceId: f.device.id,
+        channelName: 'Temperature 1',
+        objectName: 'Vaccine fridge 1',
+        alarmContent: record!.content,
+      }),
+    });
+    expect(await deviceState(f.device.id)).toBe(2);
+    socket.terminate();
+
+    // Back in range: the excursion ends, the pending record is normalized, the device is normal.
+    await postReadings(ctx.app, f.device, [{ ts: now + 1000, v: 5 }]);
+    await ctx.app.alarms.idle();
+    const [after] = await recordsOf(f.device.id);
+    expect(after).toMatchObject({ resolveState: 5 });
+    expect(after!.endTime!.getTime()).toBe(now + 1000);
+    expect(await deviceState(f.device.id)).toBe(1);
+  });
+
+  it('back-fill: an excursion already alarmed live is not alarmed again; an earlier one is, as normalized', async () => {
+    const f = await alarmFixture(ctx.app);
+    await f.save({ delaySeconds: 60 });
+    const t = Date.now() - 3_600_000;
+    // Live: out from t+600s, alarmed at t+660s.
+    await postReadings(ctx.app, f.device, [
+      { ts: t + 600_000, v: 9 },
+      { ts: t + 660_000, v: 9 },
+    ]);
+    await ctx.app.alarms.idle();
+    expect(await recordsOf(f.device.id)).toHaveLength(1);
+
+    // The logger's buffer arrives late: the same excursion seen from t+480s, and an earlier one at t..t+120s.
+    await postReadings(ctx.app, f.device, [
+      { ts: t, v: 9.5 },
+      { ts: t + 60_000, v: 9.5 },
+      { ts: t + 120_000, v: 5 },
+      { ts: t + 480_000, v: 9 },
+      { ts: t + 540_000, v: 9 },
+    ]);
+    await ctx.app.alarms.idle();
+    const records = await recordsOf(f.device.id);
+    expect(records).toHaveLength(2);
+    const early = records.find((r) => r.excursionStart.getTime() === t)!;
+    expect(early).toMatchObject({ alarmType: 'overLimit', resolveState: 5 });
+    expect(early.endTime!.getTime()).toBe(t + 120_000);
+    expect(
+      await ctx.app.db.select().from(alarmNotifications).where(eq(alarmNotifications.alarmId, early.id)),
+    ).toHaveLength(2);
+  });
+
+  it('restart: a new evaluator resumes from the persisted state (no second alarm, repeats continue, delay holds)', async () => {
+    const f = await alarmFixture(ctx.app);
+    await f.save({ delaySeconds: 30, repeat: 2, repeatIntervalSeconds: 60 });
+    const t = Date.now() - 600_000;
+    const reading = (s: number, value: number): CommittedReading => ({
+      companyId: f.company.id,
+      deviceId: Number(f.device.id),
+      sensorId: f.sensor.id,
+      channel: 1,
+      ts: t + s * 1000,
+      value,
+      mode: 'normal',
+      backfilled: false,
+    });
+    const first = new AlarmEvaluator(ctx.app.db, ctx.app.hub, ctx.app.log);
+    await first.onReadings([reading(0, 9)]);
+    expect(await recordsOf(f.device.id)).toHaveLength(0);
+
+    // "Restart": the delay measured from reading 0 is honoured by a fresh instance.
+    const second = new AlarmEvaluator(ctx.app.db, ctx.app.hub, ctx.app.log);
+    await second.onReadings([reading(30, 9)]);
+    expect(await recordsOf(f.device.id)).toHaveLength(1);
+
+    const third = new AlarmEvaluator(ctx.app.db, ctx.app.hub, ctx.app.log);
+    await third.onReadings([reading(60, 9), reading(90, 9), reading(150, 9), reading(210, 9)]);
+    const [record, ...more] = await recordsOf(f.device.id);
+    expect(more).toHaveLength(0);
+    expect(record!.count).toBe(2);
+    expect(
+      await ctx.app.db.select().from(alarmNotifications).where(eq(alarmNotifications.alarmId, record!.id)),
+    ).toHaveLength(4);
+    const [saved] = await ctx.app.db
+      .select()
+      .from(alarmState)
+      .where(and(eq(alarmState.sensorId, f.sensor.id)));
+    expect(saved).toMatchObject({ active: true, state: { phase: 'alarm', notified: 2 } });
+  });
+
+  it('escalates while nobody resolves, and stops reminding once resolved', async () => {
+    const f = await alarmFixture(ctx.app);
+    await f.save({ repeat: 5, repeatIntervalSeconds: 60, escalateAfterSeconds: 120 });
+    const t = Date.now() - 600_000;
+    await postReadings(ctx.app, f.device, [{ ts: t, v: 9 }]);
+    await postReadings(ctx.app, f.device, [{ ts: t + 120_000, v: 9 }]);
+    await ctx.app.alarms.idle();
+    let [record] = await recordsOf(f.device.id);
+    expect(record).toMatchObject({ level: 2, count: 2 });
+    // email + sms for: the alarm (round 1, L1), the repeat (round 2, L1), the escalation (round 2, L2).
+    const outbox = await ctx.app.db
+      .select()
+      .from(alarmNotifications)
+      .where(eq(alarmNotifications.alarmId, record!.id))
+      .orderBy(alarmNotifications.id);
+    expect(outbox.map((n) => `${n.sequence}:L${n.level}:${n.channel}`)).toEqual([
+      '1:L1:email',
+      '1:L1:sms',
+      '2:L1:email',
+      '2:L1:sms',
+      '2:L2:email',
+      '2:L2:sms',
+    ]);
+
+    const { call } = await import('../../test/build-app');
+    const resolved = await call(
+      ctx.app,
+      '/api/alarm/resolveAlarm',
+      { id: String(record!.id), resolveType: 'handled', cause: 'door left open', action: 'closed the door' },
+      f.as,
+    );
+    expect(resolved.body.msgCode).toBe(200);
+    await postReadings(ctx.app, f.device, [{ ts: t + 300_000, v: 9 }]);
+    await ctx.app.alarms.idle();
+    [record] = await recordsOf(f.device.id);
+    expect(record).toMatchObject({ level: 2, count: 2, resolveState: 3 });
+    // A resolved alarm keeps its state when the value comes back.
+    await postReadings(ctx.app, f.device, [{ ts: t + 360_000, v: 5 }]);
+    await ctx.app.alarms.idle();
+    [record] = await recordsOf(f.device.id);
+    expect(record).toMatchObject({ resolveState: 3 });
+    expect(record!.endTime).not.toBeNull();
+  });
+
+  it('offline sweep -> offline alarm; the next reading -> online notice and the offline alarm normalized', async () => {
+    const f = await alarmFixture(ctx.app);
+    await f.save({
+      carrier: 'device',
+      targetId: f.device.id,
+      alarmType: 'offline',
+      min: undefined,
+      max: undefined,
+    });
+    const now = Date.now();
+    await ctx.app.alarms.onOffline(
+      [{ id: Number(f.device.id), companyId: f.company.id, serial: f.device.serial }],
+      now,
+    );
+    let records = await recordsOf(f.device.id);
+    expect(records.map((r) => [r.alarmType, r.resolveState])).toEqual([['offline', 1]]);
+    expect(records[0]!.content.en).toBe(`Vaccine fridge 1 (${f.device.serial}) is offline`);
+
+    await postReadings(ctx.app, f.device, [{ ts: now + 1000, v: 5 }]);
+    await ctx.app.alarms.idle();
+    records = await recordsOf(f.device.id);
+    expect(records.map((r) => [r.alarmType, r.resolveState])).toEqual([
+      ['offline', 5],
+      ['online', 5],
+    ]);
+    // A second reading does not announce "online" again.
+    await postReadings(ctx.app, f.device, [{ ts: now + 2000, v: 5 }]);
+    await ctx.app.alarms.idle();
+    expect(await recordsOf(f.device.id)).toHaveLength(2);
+  });
+
+  it('device events raise alarms only where a setting of that type exists; powerOn ends power-off', async () => {
+    const f = await alarmFixture(ctx.app);
+    await f.save({
+      carrier: 'device',
+      targetId: f.device.id,
+      alarmType: 'powerOff',
+      min: undefined,
+      max: undefined,
+    });
+    const now = Date.now();
+    await postEvent(ctx.app, f.device, 'lowBattery', now - 2000);
+    await postEvent(ctx.app, f.device, 'powerOff', now - 1000);
+    await ctx.app.alarms.idle();
+    let records = await recordsOf(f.device.id);
+    expect(records.map((r) => r.alarmType)).toEqual(['powerOff']);
+    await postEvent(ctx.app, f.device, 'powerOn', now);
+    await ctx.app.alarms.idle();
+    records = await recordsOf(f.device.id);
+    expect(records.map((r) => [r.alarmType, r.resolveState])).toEqual([['powerOff', 5]]);
+  });
+
+  it('loading mode and readings outside the time slot raise nothing over HTTP either', async () => {
+    const f = await alarmFixture(ctx.app);
+    const now = new Date();
+    const hour = now.getUTCHours();
+    // A one-hour period that excludes the current hour.
+    const from = `${String((hour + 2) % 24).padStart(2, '0')}:00`;
+    const to = `${String((hour + 3) % 24).padStart(2, '0')}:00`;
+    await f.save({ timeSlot: 'periods', periods: [{ start: from, end: to }] });
+    await postReadings(ctx.app, f.device, [{ ts: now.getTime() - 1000, v: 9 }]);
+    const other = await alarmFixture(ctx.app);
+    await other.save({});
+    await postReadings(ctx.app, other.device, [{ ts: now.getTime(), v: 12, mode: 'loading' }]);
+    await ctx.app.alarms.idle();
+    expect(await recordsOf(f.device.id)).toHaveLength(0);
+    expect(await recordsOf(other.device.id)).toHaveLength(0);
+  });
+});

@@ -1,0 +1,117 @@
+import { ResolveState } from '@coldchain/contract';
+import { and, eq } from 'drizzle-orm';
+import type { Tx } from '../../db/client';
+import type { CommittedReading } from '../ingest/write-batch';
+import { findBackfillExcursions, recordBackfillExcursions } from './alarm-backfill';
+import { alarmContent } from './alarm-content';
+import { type EngineState, evaluate, initialState } from './alarm-engine';
+import { limitsFor, VALUE_TYPES, valueRuleOf } from './alarm-rules';
+import {
+  type DeviceInfo,
+  endExcursions,
+  insertAlarm,
+  liveAlarmMessage,
+  type PendingPush,
+  queueNotifications,
+  type SensorInfo,
+  type SettingRow,
+} from './alarm-writer';
+import { alarmRecords } from './alarms.table';
+
+/** The newest open alarm of a (setting, sensor): the one that repeats and escalates. */
+export interface OpenAlarm {
+  id: number;
+  resolveState: number;
+}
+
+/** Runs one sensor's new readings of one setting through the engine and writes what it decides. */
+export async function evaluateSensor(
+  tx: Tx,
+  setting: SettingRow,
+  device: DeviceInfo,
+  sensor: SensorInfo,
+  readings: CommittedReading[],
+  saved: EngineState | undefined,
+  open: OpenAlarm | undefined,
+  pushes: PendingPush[],
+): Promise<EngineState> {
+  const rule = valueRuleOf(setting, sensor);
+  const subject = { deviceName: device.name, deviceSerial: device.serial, sensor };
+  let state = saved ?? initialState();
+  let current = open;
+  const sorted = [...readings].sort((a, b) => a.ts - b.ts);
+  const seenUpTo = state.lastTs;
+  // Readings older than what the machine has seen are back-fill: judged apart, never twice.
+  const late = seenUpTo === null ? [] : sorted.filter((r) => r.ts <= seenUpTo);
+  const live = seenUpTo === null ? sorted : sorted.filter((r) => r.ts > seenUpTo);
+
+  for (const r of live) {
+    const acknowledged = current !== undefined && current.resolveState !== ResolveState.Pending;
+    const step = evaluate(rule, state, { ts: r.ts, value: r.value, mode: r.mode, acknowledged });
+    state = step.state;
+    for (const action of step.actions) {
+      if (action.kind === 'raise') {
+        const content = alarmContent(subject, {
+          alarmType: action.alarmType,
+          value: action.value,
+          ...limitsFor(rule, action.alarmType),
+        });
+        const id = await insertAlarm(
+          tx,
+          {
+            setting,
+            device,
+            sensor,
+            alarmType: action.alarmType,
+            level: action.level,
+            ts: action.ts,
+            excursionStart: action.excursionStart,
+            value: action.value,
+            content,
+          },
+          pushes,
+        );
+        if (id !== null) current = { id, resolveState: ResolveState.Pending };
+      } else if (action.kind === 'clear') {
+        await endExcursions(tx, device.companyId, setting.id, sensor.id, action.ts, VALUE_TYPES);
+        current = undefined;
+      } else if (current) {
+        const [row] = await tx
+          .update(alarmRecords)
+          .set(
+            action.kind === 'repeat'
+              ? { count: action.sequence, lastValue: action.value }
+              : { level: action.level, lastValue: action.value },
+          )
+          .where(and(eq(alarmRecords.companyId, device.companyId), eq(alarmRecords.id, current.id)))
+          .returning();
+        if (!row) continue;
+        // A repeat is a new notification round; an escalation notifies again at the higher level
+        // within the current round (delivery may route levels to other people), so it does not
+        // use up the max alarm count.
+        await queueNotifications(tx, setting, row.id, row.count, row.level);
+        pushes.push({
+          companyId: device.companyId,
+          deviceId: device.id,
+          message: liveAlarmMessage(device, sensor, row.alarmType as never, action.ts, row.content, {
+            alarmId: row.id,
+            level: row.level,
+            count: row.count,
+          }),
+        });
+      }
+    }
+  }
+  if (late.length > 0) {
+    await recordBackfillExcursions(
+      tx,
+      rule,
+      setting,
+      device,
+      sensor,
+      findBackfillExcursions(rule, late),
+      pushes,
+    );
+  }
+  return state;
+}

@@ -1,0 +1,233 @@
+import type {
+  AlarmChannel,
+  AlarmSettingListRequest,
+  AlarmSettingView,
+  AlarmType,
+  Page,
+  SaveAlarmSettingRequest,
+} from '@coldchain/contract';
+import { ResolveState } from '@coldchain/contract';
+import { and, asc, count, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client';
+import { AppError } from '../../lib/app-error';
+import { idFromWire, idToWire } from '../../lib/ids';
+import { type Actor, recordAudit } from '../audit/audit.service';
+import { companyMembers } from '../companies/companies.table';
+import { findDevice } from '../devices/devices.service';
+import { sensors } from '../devices/devices.table';
+import { type SettingRow, syncDeviceStates } from './alarm-writer';
+import { alarmRecords, alarmSettings } from './alarms.table';
+
+export function presentSetting(s: SettingRow): AlarmSettingView {
+  return {
+    id: idToWire(s.id),
+    carrier: s.carrier,
+    targetId: idToWire(s.targetId),
+    deviceId: idToWire(s.deviceId),
+    sensorId: s.sensorId === null ? null : idToWire(s.sensorId),
+    level: s.level,
+    alarmType: s.alarmType as AlarmType,
+    min: s.min,
+    max: s.max,
+    preMin: s.preMin,
+    preMax: s.preMax,
+    delaySeconds: s.delaySeconds,
+    hysteresis: s.hysteresis,
+    repeat: s.repeat,
+    repeatIntervalSeconds: s.repeatIntervalSeconds,
+    escalateAfterSeconds: s.escalateAfterSeconds,
+    channels: s.channels as AlarmChannel[],
+    timeSlot: s.allDay ? 'allDay' : 'periods',
+    periods: s.periods,
+    weekdays: s.weekdays,
+    timeZone: s.timeZone,
+    notifierIds: s.notifierIds.map(idToWire),
+    enabled: s.enabled,
+  };
+}
+
+/** The device (and sensor) a setting is on; a target of another company does not exist. */
+async function resolveTarget(db: Db, companyId: number, input: SaveAlarmSettingRequest) {
+  if (input.carrier === 'device') {
+    const device = await findDevice(db, companyId, input.targetId);
+    return { deviceId: device.id, sensorId: null };
+  }
+  const id = idFromWire(input.targetId);
+  const [sensor] = id
+    ? await db
+        .select({ id: sensors.id, deviceId: sensors.deviceId })
+        .from(sensors)
+        .where(and(eq(sensors.companyId, companyId), eq(sensors.id, id)))
+        .limit(1)
+    : [];
+  if (!sensor) throw new AppError('SENSOR_NOT_FOUND');
+  return { deviceId: sensor.deviceId, sensorId: sensor.id };
+}
+
+async function findSetting(db: Db | Tx, companyId: number, wireId: string): Promise<SettingRow> {
+  const id = idFromWire(wireId);
+  const [row] = id
+    ? await db
+        .select()
+        .from(alarmSettings)
+        .where(and(eq(alarmSettings.companyId, companyId), eq(alarmSettings.id, id)))
+        .limit(1)
+        .for('update')
+    : [];
+  if (!row) throw new AppError('ALARM_SETTING_NOT_FOUND');
+  return row;
+}
+
+/**
+ * The open alarms of a setting end when the setting changes or goes: their excursion was judged
+ * by rules that no longer apply. The engine's state is dropped with them (cascade or explicitly).
+ */
+async function endOpenAlarms(tx: Tx, companyId: number, settingId: number) {
+  await tx
+    .update(alarmRecords)
+    .set({
+      endTime: new Date(),
+      resolveState: sql`case when ${alarmRecords.resolveState} = ${ResolveState.Pending} then ${ResolveState.Normalized} else ${alarmRecords.resolveState} end`,
+    })
+    .where(
+      and(
+        eq(alarmRecords.companyId, companyId),
+        eq(alarmRecords.settingId, settingId),
+        isNull(alarmRecords.endTime),
+      ),
+    );
+}
+
+/** `/api/deviceAlarmRule/saveAlarmSetting`: creates a setting, or replaces one when `id` is given. */
+export async function saveAlarmSetting(
+  db: Db,
+  actor: Actor,
+  input: SaveAlarmSettingRequest,
+): Promise<{ id: string }> {
+  const { companyId } = actor;
+  const target = await resolveTarget(db, companyId, input);
+  const notifierIds = input.notifierIds.map((id) => idFromWire(id)!);
+  if (notifierIds.length > 0) {
+    const members = await db
+      .select({ userId: companyMembers.userId })
+      .from(companyMembers)
+      .where(and(eq(companyMembers.companyId, companyId), inArray(companyMembers.userId, notifierIds)));
+    if (members.length !== notifierIds.length) throw new AppError('NOTIFIER_NOT_MEMBER');
+  }
+  const allDay = (input.timeSlot ?? (input.periods.length > 0 ? 'periods' : 'allDay')) === 'allDay';
+  const values = {
+    companyId,
+    carrier: input.carrier,
+    targetId: idFromWire(input.targetId)!,
+    deviceId: target.deviceId,
+    sensorId: target.sensorId,
+    level: input.level,
+    alarmType: input.alarmType,
+    min: input.min ?? null,
+    max: input.max ?? null,
+    preMin: input.preMin ?? null,
+    preMax: input.preMax ?? null,
+    delaySeconds: input.delaySeconds,
+    hysteresis: input.hysteresis,
+    repeat: input.repeat,
+    repeatIntervalSeconds: input.repeatIntervalSeconds,
+    escalateAfterSeconds: input.escalateAfterSeconds,
+    allDay,
+    periods: allDay ? [] : input.periods,
+    weekdays: [...input.weekdays].sort((a, b) => a - b),
+    timeZone: input.timeZone,
+    channels: input.channels,
+    notifierIds,
+    enabled: input.enabled,
+  };
+  return db.transaction(async (tx) => {
+    if (input.id === undefined) {
+      const [row] = await tx.insert(alarmSettings).values(values).returning();
+      await recordAudit(tx, actor, {
+        action: 'alarmSetting.create',
+        targetType: 'alarmSetting',
+        targetId: row!.id,
+        after: presentSetting(row!),
+      });
+      return { id: idToWire(row!.id) };
+    }
+    const existing = await findSetting(tx, companyId, input.id);
+    await endOpenAlarms(tx, companyId, existing.id);
+    await tx.execute(
+      sql`delete from alarm_state where company_id = ${companyId} and setting_id = ${existing.id}`,
+    );
+    const [updated] = await tx
+      .update(alarmSettings)
+      .set({ ...values, updatedAt: new Date() })
+      .where(and(eq(alarmSettings.companyId, companyId), eq(alarmSettings.id, existing.id)))
+      .returning();
+    await recordAudit(tx, actor, {
+      action: 'alarmSetting.edit',
+      targetType: 'alarmSetting',
+      targetId: existing.id,
+      before: presentSetting(existing),
+      after: presentSetting(updated!),
+    });
+    await syncDeviceStates(tx, companyId, [...new Set([existing.deviceId, target.deviceId])]);
+    return { id: idToWire(existing.id) };
+  });
+}
+
+export async function deleteAlarmSetting(db: Db, actor: Actor, wireId: string): Promise<void> {
+  const { companyId } = actor;
+  await db.transaction(async (tx) => {
+    const setting = await findSetting(tx, companyId, wireId);
+    await endOpenAlarms(tx, companyId, setting.id);
+    await tx
+      .delete(alarmSettings)
+      .where(and(eq(alarmSettings.companyId, companyId), eq(alarmSettings.id, setting.id)));
+    await syncDeviceStates(tx, companyId, [setting.deviceId]);
+    await recordAudit(tx, actor, {
+      action: 'alarmSetting.delete',
+      targetType: 'alarmSetting',
+      targetId: setting.id,
+      before: presentSetting(setting),
+    });
+  });
+}
+
+/**
+ * `/api/deviceAlarmRule/alarmList`: the settings of a device (its own and its sensors'), or those
+ * that apply to a sensor (its own and its device's). A foreign id lists nothing.
+ */
+export async function listAlarmSettings(
+  db: Db,
+  companyId: number,
+  query: AlarmSettingListRequest,
+): Promise<Page<AlarmSettingView>> {
+  const filters: SQL[] = [eq(alarmSettings.companyId, companyId)];
+  const deviceId = idFromWire(query.deviceId);
+  if (deviceId) filters.push(eq(alarmSettings.deviceId, deviceId));
+  const sensorId = idFromWire(query.sensorId);
+  if (sensorId) {
+    filters.push(
+      or(
+        eq(alarmSettings.sensorId, sensorId),
+        and(
+          isNull(alarmSettings.sensorId),
+          sql`${alarmSettings.deviceId} = (select device_id from sensors where company_id = ${companyId} and id = ${sensorId})`,
+        ),
+      )!,
+    );
+  }
+  const where = and(...filters);
+  const [total] = await db.select({ n: count() }).from(alarmSettings).where(where);
+  const rows = await db
+    .select()
+    .from(alarmSettings)
+    .where(where)
+    .orderBy(asc(alarmSettings.id))
+    .limit(query.pageSize)
+    .offset((query.pageNum - 1) * query.pageSize);
+  return {
+    list: rows.map(presentSetting),
+    total: Number(total?.n ?? 0),
+    pageNum: query.pageNum,
+    pageSize: query.pageSize,
+  };
+}

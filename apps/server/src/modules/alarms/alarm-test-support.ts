@@ -1,0 +1,74 @@
+import type { FastifyInstance } from 'fastify';
+import { call } from '../../test/build-app';
+import { buildCompany, buildDevice, login } from '../../test/factories';
+
+/** Shared set-up of the alarm tests: a company, its admin's token and one fridge with one probe. */
+export async function alarmFixture(app: FastifyInstance, name = 'Vaccine fridge 1') {
+  const company = await buildCompany(app.db);
+  const token = await login(app, company.admin.account);
+  const device = await buildDevice(app.db, company.id, {
+    name,
+    channels: [{ type: 'temperature', unit: '°C', min: -40, max: 85 }],
+  });
+  const sensor = device.sensors[0]!;
+  const as = { token, companyId: company.id };
+  const save = (body: Record<string, unknown>, language?: 'en' | 'cn') =>
+    call<{ id: string }>(
+      app,
+      '/api/deviceAlarmRule/saveAlarmSetting',
+      {
+        carrier: 'sensor',
+        targetId: String(sensor.id),
+        level: 1,
+        alarmType: 'overLimit',
+        min: 2,
+        max: 8,
+        repeat: 1,
+        channels: ['email', 'sms'],
+        notifierIds: [String(company.admin.id)],
+        ...body,
+      },
+      { ...as, language },
+    );
+  return { company, token, device, sensor, as, save };
+}
+
+/** Posts readings over HTTP the way a logger does (device protocol v1). */
+export function postReadings(
+  app: FastifyInstance,
+  device: { serial: string; deviceKey: string },
+  records: { ts: number; v: number; mode?: string }[],
+) {
+  return app.inject({
+    method: 'POST',
+    url: '/device/v1/up',
+    headers: {
+      authorization: `Basic ${Buffer.from(`${device.serial}:${device.deviceKey}`).toString('base64')}`,
+      'content-type': 'application/json',
+    },
+    payload: JSON.stringify({
+      records: records.map((r) => ({
+        ts: r.ts,
+        channels: [{ ch: 1, v: r.v }],
+        ...(r.mode ? { mode: r.mode } : {}),
+      })),
+    }),
+  });
+}
+
+export function postEvent(
+  app: FastifyInstance,
+  device: { serial: string; deviceKey: string },
+  event: string,
+  ts: number,
+) {
+  return app.inject({
+    method: 'POST',
+    url: '/device/v1/event',
+    headers: {
+      authorization: `Basic ${Buffer.from(`${device.serial}:${device.deviceKey}`).toString('base64')}`,
+      'content-type': 'application/json',
+    },
+    payload: JSON.stringify({ ts, event }),
+  });
+}

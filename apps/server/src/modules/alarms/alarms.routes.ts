@@ -1,0 +1,48 @@
+import {
+  AlarmIdRequest,
+  AlarmSettingListRequest,
+  PageAlarmsRequest,
+  ResolveAlarmRequest,
+  SaveAlarmSettingRequest,
+} from '@coldchain/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ok } from '../../lib/envelope';
+import { actorOf, requireCompany, requirePermission } from '../../plugins/auth';
+import { deleteAlarmSetting, listAlarmSettings, saveAlarmSetting } from './alarm-settings.service';
+import { getAlarmDetail, pageAlarms, resolveAlarm } from './alarms.service';
+
+export const alarmRoutes: FastifyPluginAsyncZod = async (app) => {
+  const canView = { preHandler: requirePermission('alarm:view') };
+  const canEdit = { preHandler: requirePermission('alarm:edit') };
+  const canResolve = { preHandler: requirePermission('alarm:resolve') };
+
+  app.post(
+    '/api/deviceAlarmRule/saveAlarmSetting',
+    { ...canEdit, schema: { body: SaveAlarmSettingRequest } },
+    async (request) => ok(await saveAlarmSetting(app.db, actorOf(request), request.body)),
+  );
+  app.post(
+    '/api/deviceAlarmRule/deleteAlarmSetting',
+    { ...canEdit, schema: { body: AlarmIdRequest } },
+    async (request) => {
+      await deleteAlarmSetting(app.db, actorOf(request), request.body.id);
+      return ok(null);
+    },
+  );
+  app.post(
+    '/api/deviceAlarmRule/alarmList',
+    { ...canView, schema: { body: AlarmSettingListRequest } },
+    async (request) => ok(await listAlarmSettings(app.db, requireCompany(request.auth), request.body)),
+  );
+  app.post('/api/alarm/pageAlarms', { ...canView, schema: { body: PageAlarmsRequest } }, async (request) =>
+    ok(await pageAlarms(app.db, requireCompany(request.auth), request.body)),
+  );
+  app.post('/api/alarm/alarmDetail', { ...canView, schema: { body: AlarmIdRequest } }, async (request) =>
+    ok(await getAlarmDetail(app.db, requireCompany(request.auth), request.body.id)),
+  );
+  app.post(
+    '/api/alarm/resolveAlarm',
+    { ...canResolve, schema: { body: ResolveAlarmRequest } },
+    async (request) => ok(await resolveAlarm(app.db, actorOf(request), request.body)),
+  );
+};

@@ -1,0 +1,149 @@
+import type {
+  AlarmRecordView,
+  AlarmType,
+  Page,
+  PageAlarmsRequest,
+  ResolveAlarmRequest,
+} from '@coldchain/contract';
+import { ResolveState } from '@coldchain/contract';
+import { and, count, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
+import type { Db, Queryable } from '../../db/client';
+import { AppError } from '../../lib/app-error';
+import { idFromWire, idToWire } from '../../lib/ids';
+import { type Actor, recordAudit } from '../audit/audit.service';
+import { devices, sensors } from '../devices/devices.table';
+import { alarmRecords } from './alarms.table';
+
+type RecordRow = typeof alarmRecords.$inferSelect;
+
+interface Joined {
+  record: RecordRow;
+  deviceSerial: string;
+  deviceName: string;
+  channelName: string | null;
+}
+
+export function presentAlarm({ record: r, deviceSerial, deviceName, channelName }: Joined): AlarmRecordView {
+  return {
+    id: idToWire(r.id),
+    deviceId: idToWire(r.deviceId),
+    deviceSerial,
+    deviceName,
+    sensorId: r.sensorId === null ? null : idToWire(r.sensorId),
+    channelName,
+    settingId: r.settingId === null ? null : idToWire(r.settingId),
+    alarmType: r.alarmType as AlarmType,
+    level: r.level,
+    alarmTime: r.alarmTime.getTime(),
+    content: r.content,
+    count: r.count,
+    lastValue: r.lastValue,
+    resolveState: r.resolveState,
+    resolverId: r.resolverId === null ? null : idToWire(r.resolverId),
+    resolveTime: r.resolveTime?.getTime() ?? null,
+    resolveType: r.resolveType,
+    cause: r.cause,
+    action: r.action,
+    endTime: r.endTime?.getTime() ?? null,
+  };
+}
+
+function selectJoined(db: Queryable, where: SQL | undefined) {
+  return db
+    .select({
+      record: alarmRecords,
+      deviceSerial: devices.serial,
+      deviceName: devices.name,
+      channelName: sensors.name,
+    })
+    .from(alarmRecords)
+    .innerJoin(devices, eq(devices.id, alarmRecords.deviceId))
+    .leftJoin(sensors, eq(sensors.id, alarmRecords.sensorId))
+    .where(where);
+}
+
+/** `/api/alarm/pageAlarms`: newest first; the time range is [startTime, endTime) on the alarm time. */
+export async function pageAlarms(
+  db: Db,
+  companyId: number,
+  query: PageAlarmsRequest,
+): Promise<Page<AlarmRecordView>> {
+  const filters: SQL[] = [eq(alarmRecords.companyId, companyId)];
+  if (query.resolveState) filters.push(eq(alarmRecords.resolveState, query.resolveState));
+  if (query.alarmType) filters.push(eq(alarmRecords.alarmType, query.alarmType));
+  if (query.deviceId) filters.push(eq(alarmRecords.deviceId, idFromWire(query.deviceId)!));
+  if (query.startTime !== undefined) filters.push(gte(alarmRecords.alarmTime, new Date(query.startTime)));
+  if (query.endTime !== undefined) filters.push(lt(alarmRecords.alarmTime, new Date(query.endTime)));
+  const where = and(...filters);
+  const [total] = await db.select({ n: count() }).from(alarmRecords).where(where);
+  const rows = await selectJoined(db, where)
+    .orderBy(desc(alarmRecords.alarmTime), desc(alarmRecords.id))
+    .limit(query.pageSize)
+    .offset((query.pageNum - 1) * query.pageSize);
+  return {
+    list: rows.map(presentAlarm),
+    total: Number(total?.n ?? 0),
+    pageNum: query.pageNum,
+    pageSize: query.pageSize,
+  };
+}
+
+async function findAlarm(
+  db: Queryable,
+  companyId: number,
+  wireId: string,
+  forUpdate = false,
+): Promise<Joined> {
+  const id = idFromWire(wireId);
+  if (!id) throw new AppError('ALARM_NOT_FOUND');
+  const query = selectJoined(db, and(eq(alarmRecords.companyId, companyId), eq(alarmRecords.id, id))).limit(
+    1,
+  );
+  const [row] = forUpdate ? await query.for('update', { of: alarmRecords }) : await query;
+  if (!row) throw new AppError('ALARM_NOT_FOUND');
+  return row;
+}
+
+export async function getAlarmDetail(db: Db, companyId: number, wireId: string): Promise<AlarmRecordView> {
+  return presentAlarm(await findAlarm(db, companyId, wireId));
+}
+
+/**
+ * Closes an alarm with the resolver's account of it. Clearing the condition is the engine's job;
+ * resolving is a person's decision, attributed to the caller. Once taken in hand the engine stops
+ * reminding and escalating. A normalized alarm (the value came back by itself) can still be
+ * resolved, since it happened; a resolved or expired one cannot.
+ */
+export async function resolveAlarm(db: Db, actor: Actor, input: ResolveAlarmRequest) {
+  const { companyId } = actor;
+  return db.transaction(async (tx) => {
+    const alarm = await findAlarm(tx, companyId, input.id, true);
+    if (alarm.record.resolveState === ResolveState.Resolved) throw new AppError('ALARM_ALREADY_RESOLVED');
+    if (alarm.record.resolveState === ResolveState.Expired) throw new AppError('ALARM_EXPIRED');
+    const [updated] = await tx
+      .update(alarmRecords)
+      .set({
+        resolveState: ResolveState.Resolved,
+        resolverId: actor.userId,
+        resolveTime: new Date(),
+        resolveType: input.resolveType,
+        cause: input.cause,
+        action: input.action,
+      })
+      .where(and(eq(alarmRecords.companyId, companyId), eq(alarmRecords.id, alarm.record.id)))
+      .returning();
+    await recordAudit(tx, actor, {
+      action: 'alarm.resolve',
+      targetType: 'alarm',
+      targetId: alarm.record.id,
+      before: { resolveState: alarm.record.resolveState },
+      after: {
+        resolveState: ResolveState.Resolved,
+        resolveType: input.resolveType,
+        cause: input.cause,
+        action: input.action,
+      },
+    });
+    return presentAlarm({ ...alarm, record: updated! });
+  });
+}

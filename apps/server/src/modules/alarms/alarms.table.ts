@@ -1,0 +1,166 @@
+import type { TimePeriod } from '@coldchain/contract';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { companies } from '../companies/companies.table';
+import { devices, sensors } from '../devices/devices.table';
+import { users } from '../users/users.table';
+import type { EngineState } from './alarm-engine';
+
+/**
+ * An alarm rule on a device (every sensor of it, and its events) or on one sensor. `device_id`
+ * is stored for both carriers so the engine finds every rule of a reading with one indexed query.
+ */
+export const alarmSettings = pgTable(
+  'alarm_settings',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    companyId: bigint('company_id', { mode: 'number' })
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    carrier: text('carrier').$type<'sensor' | 'device'>().notNull(),
+    targetId: bigint('target_id', { mode: 'number' }).notNull(),
+    deviceId: bigint('device_id', { mode: 'number' })
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    sensorId: bigint('sensor_id', { mode: 'number' }).references(() => sensors.id, { onDelete: 'cascade' }),
+    level: smallint('level').notNull(),
+    alarmType: text('alarm_type').notNull(),
+    min: doublePrecision('min'),
+    max: doublePrecision('max'),
+    preMin: doublePrecision('pre_min'),
+    preMax: doublePrecision('pre_max'),
+    delaySeconds: integer('delay_seconds').notNull().default(0),
+    hysteresis: doublePrecision('hysteresis').notNull().default(0),
+    repeat: smallint('repeat').notNull(),
+    repeatIntervalSeconds: integer('repeat_interval_seconds').notNull().default(600),
+    /** 0 = never escalate. */
+    escalateAfterSeconds: integer('escalate_after_seconds').notNull().default(0),
+    allDay: boolean('all_day').notNull().default(true),
+    periods: jsonb('periods').$type<TimePeriod[]>().notNull().default([]),
+    /** 1-7 = Monday-Sunday (spec section 9). */
+    weekdays: smallint('weekdays').array().notNull().default([1, 2, 3, 4, 5, 6, 7]),
+    /** Time slots are read in this zone; companies have no zone of their own yet. */
+    timeZone: text('time_zone').notNull().default('UTC'),
+    channels: text('channels').array().notNull().default([]),
+    notifierIds: bigint('notifier_ids', { mode: 'number' }).array().notNull().default([]),
+    enabled: boolean('enabled').notNull().default(true),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('alarm_settings_company_device_idx').on(t.companyId, t.deviceId)],
+);
+
+/**
+ * The engine's state per (setting, sensor); sensor 0 holds device-level state (offline). Kept in
+ * the database so that a restart resumes an excursion instead of alarming again.
+ */
+export const alarmState = pgTable(
+  'alarm_state',
+  {
+    settingId: bigint('setting_id', { mode: 'number' })
+      .notNull()
+      .references(() => alarmSettings.id, { onDelete: 'cascade' }),
+    sensorId: bigint('sensor_id', { mode: 'number' }).notNull(),
+    companyId: bigint('company_id', { mode: 'number' }).notNull(),
+    deviceId: bigint('device_id', { mode: 'number' }).notNull(),
+    state: jsonb('state').$type<EngineState>().notNull(),
+    /** Denormalised from `state` so "is any alarm of this device active" is one indexed query. */
+    active: boolean('active').notNull().default(false),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.settingId, t.sensorId] }),
+    index('alarm_state_company_device_idx').on(t.companyId, t.deviceId),
+  ],
+);
+
+/** One alarm: an excursion (or event) of one setting; repeats raise `count`, not new rows. */
+export const alarmRecords = pgTable(
+  'alarm_records',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    companyId: bigint('company_id', { mode: 'number' })
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    deviceId: bigint('device_id', { mode: 'number' })
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    sensorId: bigint('sensor_id', { mode: 'number' }),
+    settingId: bigint('setting_id', { mode: 'number' }).references(() => alarmSettings.id, {
+      onDelete: 'set null',
+    }),
+    alarmType: text('alarm_type').notNull(),
+    level: smallint('level').notNull(),
+    alarmTime: timestamp('alarm_time', { withTimezone: true }).notNull(),
+    /** When the condition began (reading time); with the setting and sensor it identifies the excursion. */
+    excursionStart: timestamp('excursion_start', { withTimezone: true }).notNull(),
+    /** `setting:sensor:type:excursionStart`: a back-fill or a retry can never alarm an excursion twice. */
+    dedupeKey: text('dedupe_key').notNull(),
+    content: jsonb('content').$type<{ cn: string; en: string }>().notNull(),
+    count: integer('count').notNull().default(1),
+    lastValue: doublePrecision('last_value'),
+    /** ResolveState 1-5. */
+    resolveState: smallint('resolve_state').notNull().default(1),
+    resolverId: bigint('resolver_id', { mode: 'number' }).references(() => users.id, {
+      onDelete: 'set null',
+    }),
+    resolveTime: timestamp('resolve_time', { withTimezone: true }),
+    resolveType: text('resolve_type'),
+    cause: text('cause'),
+    action: text('action'),
+    /** When the excursion ended (value back in the safe range), null while it lasts. */
+    endTime: timestamp('end_time', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('alarm_records_dedupe_key').on(t.dedupeKey),
+    index('alarm_records_company_time_idx').on(t.companyId, t.alarmTime),
+    index('alarm_records_company_device_idx').on(t.companyId, t.deviceId),
+  ],
+);
+
+/**
+ * The notification outbox: one row per notifier x channel per notification. Delivery workers
+ * (SMS, e-mail, ...) take pending rows later, so nothing on the hot path waits on a provider.
+ */
+export const alarmNotifications = pgTable(
+  'alarm_notifications',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    companyId: bigint('company_id', { mode: 'number' })
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    alarmId: bigint('alarm_id', { mode: 'number' })
+      .notNull()
+      .references(() => alarmRecords.id, { onDelete: 'cascade' }),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    channel: text('channel').notNull(),
+    /** The notification round (1 = the alarm, then repeats); an escalation notifies within its round. */
+    sequence: integer('sequence').notNull().default(1),
+    level: smallint('level').notNull(),
+    status: text('status').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('alarm_notifications_status_idx').on(t.status, t.createdAt),
+    index('alarm_notifications_alarm_idx').on(t.alarmId),
+  ],
+);

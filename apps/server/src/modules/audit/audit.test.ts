@@ -1,0 +1,200 @@
+import type { LoginLogEntry, Page } from '@coldchain/contract';
+import { sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { call, useTestApp } from '../../test/build-app';
+import { addMember, buildCompany, buildDevice, buildUser, login } from '../../test/factories';
+
+interface OperationEntry {
+  seq: number;
+  action: string;
+  targetId: string;
+  userId: string | null;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+}
+
+describe('operation log', () => {
+  const ctx = useTestApp();
+
+  it('records who changed what, with old and new values, in the same transaction as the change', async () => {
+    const company = await buildCompany(ctx.app.db);
+    const device = await buildDevice(ctx.app.db, company.id);
+    const token = await login(ctx.app, company.admin.account);
+    await call(ctx.app, '/api/device/setRemark', { id: device.id, remark: 'Door seal replaced' }, { token });
+    await call(ctx.app, '/api/device/resetDeviceKey', { id: device.id }, { token });
+    const { body } = await call<Page<OperationEntry>>(ctx.app, '/api/audit/pageOperationLog', {}, { token });
+    expect(body.data.list.map((e) => e.action)).toEqual([
+      'device.resetKey',
+      'device.setRemark',
+      'device.add',
+    ]);
+    const remark = body.data.list[1]!;
+    expect(remark).toMatchObject({
+      targetId: device.id,
+      userId: String(company.admin.id),
+      before: { remark: '' },
+      after: { remark: 'Door seal replaced' },
+    });
+    // The device key never reaches the trail.
+    expect(JSON.stringify(body.data)).not.toContain(device.deviceKey);
+    // A change that fails leaves no entry: an unknown device id changes nothing and logs nothing.
+    await call(ctx.app, '/api/device/setRemark', { id: '999999', remark: 'x' }, { token });
+    const again = await call<Page<OperationEntry>>(ctx.app, '/api/audit/pageOperationLog', {}, { token });
+    expect(again.body.data.total).toBe(3);
+  });
+
+  it('keeps one gap-free chain per company under concurrent changes', async () => {
+    const company = await buildCompany(ctx.app.db);
+    const device = await buildDevice(ctx.app.db, company.id);
+    const token = await login(ctx.app, company.admin.account);
+    await Promise.all(
+      Array.from({ length: 15 }, (_, i) =>
+        call(ctx.app, '/api/device/setRemark', { id: device.id, remark: `r${i}` }, { token }),
+      ),
+    );
+    const { body } = await call<{ ok: boolean; checked: number }>(
+      ctx.app,
+      '/api/audit/verifyChain',
+      {},
+      { token },
+    );
+    expect(body.data).toEqual({ ok: true, checked: 16, problems: [] });
+  });
+
+  it('refuses to change or delete an entry', async () => {
+    const company = await buildCompany(ctx.app.db);
+    await buildDevice(ctx.app.db, company.id);
+    const refusal = (error: unknown) => String((error as { cause?: Error }).cause?.message ?? error);
+    const update = await ctx.app.db
+      .execute(sql`update audit_log set reason = 'x' where company_id = ${company.id}`)
+      .catch(refusal);
+    expect(update).toMatch(/audit_log is append-only/);
+    const remove = await ctx.app.db
+      .execute(sql`delete from audit_log where company_id = ${company.id}`)
+      .catch(refusal);
+    expect(remove).toMatch(/audit_log is append-only/);
+  });
+
+  it('points at an edited entry and at missing entries when someone bypasses the guard', async () => {
+    const company = await buildCompany(ctx.app.db);
+    const device = await buildDevice(ctx.app.db, company.id);
+    const token = await login(ctx.app, company.admin.account);
+    for (const remark of ['a', 'b', 'c', 'd', 'e', 'f'])
+      await call(ctx.app, '/api/device/setRemark', { id: device.id, remark }, { token });
+    // A database superuser could switch the trigger off; the chain still tells.
+    await ctx.app.db.execute(sql`alter table audit_log disable trigger audit_log_no_change`);
+    try {
+      await ctx.app.db.execute(
+        sql`update audit_log set after = '{"remark":"forged"}' where company_id = ${company.id} and seq = 3`,
+      );
+      await ctx.app.db.execute(sql`delete from audit_log where company_id = ${company.id} and seq = 5`);
+      // Rewriting an entry with a fresh, valid hash still breaks the link from the next one.
+      const [row] = (
+        (await ctx.app.db.execute(
+          sql`select * from audit_log where company_id = ${company.id} and seq = 6`,
+        )) as unknown as {
+          rows: Record<string, unknown>[];
+        }
+      ).rows;
+      const { entryHash } = await import('./audit-chain');
+      const forged = { ...(row as object), after: { remark: 'forged again' } } as Record<string, unknown>;
+      const newHash = entryHash(String(forged.prev_hash), {
+        companyId: Number(forged.company_id),
+        seq: 6,
+        userId: Number(forged.user_id),
+        action: String(forged.action),
+        targetType: String(forged.target_type),
+        targetId: String(forged.target_id),
+        before: forged.before,
+        after: forged.after,
+        reason: String(forged.reason),
+        ip: String(forged.ip),
+        createdAt: new Date(String(forged.created_at)).getTime(),
+      });
+      await ctx.app.db.execute(
+        sql`update audit_log set after = '{"remark":"forged again"}', hash = ${newHash} where company_id = ${company.id} and seq = 6`,
+      );
+    } finally {
+      await ctx.app.db.execute(sql`alter table audit_log enable trigger audit_log_no_change`);
+    }
+    const { body } = await call<{ ok: boolean; problems: { seq: number; kind: string }[] }>(
+      ctx.app,
+      '/api/audit/verifyChain',
+      {},
+      { token, language: 'cn' },
+    );
+    expect(body.data.ok).toBe(false);
+    expect(body.data.problems.map((p) => [p.seq, p.kind])).toEqual([
+      [3, 'edited'],
+      [6, 'missing'],
+      [7, 'relinked'],
+    ]);
+  });
+
+  it('shows a company only its own trail, and only to holders of audit:view', async () => {
+    const mine = await buildCompany(ctx.app.db);
+    const other = await buildCompany(ctx.app.db);
+    await buildDevice(ctx.app.db, other.id);
+    const token = await login(ctx.app, mine.admin.account);
+    const { body } = await call<Page<OperationEntry>>(ctx.app, '/api/audit/pageOperationLog', {}, { token });
+    expect(body.data.total).toBe(0);
+    const member = await buildUser(ctx.app.db);
+    await addMember(ctx.app.db, mine.id, member.id);
+    const memberToken = await login(ctx.app, member.account);
+    for (const url of [
+      '/api/audit/pageOperationLog',
+      '/api/audit/verifyChain',
+      '/api/userLoginLog/auditPageUserLog',
+    ]) {
+      const denied = await call(ctx.app, url, {}, { token: memberToken });
+      expect(denied.body.msgContent, url).toBe('No permission for this service or operation');
+    }
+  });
+});
+
+describe('login log', () => {
+  const ctx = useTestApp();
+
+  it('records every attempt, successful or not, for the user and for the company auditors', async () => {
+    const company = await buildCompany(ctx.app.db);
+    const member = await buildUser(ctx.app.db);
+    await addMember(ctx.app.db, company.id, member.id);
+    await call(ctx.app, '/api/doLogin', { account: member.account, password: 'Wrong1234' });
+    const memberToken = await login(ctx.app, member.account);
+    await call(ctx.app, '/api/doLogin', { account: 'stranger@example.com', password: 'Wrong1234' });
+
+    const own = await call<Page<LoginLogEntry>>(
+      ctx.app,
+      '/api/userLoginLog/pageUserLog',
+      {},
+      { token: memberToken },
+    );
+    expect(own.body.data.list.map((e) => [e.status, e.method, e.reason])).toEqual([
+      [1, 'password', ''],
+      [0, 'password', 'wrong password'],
+    ]);
+    expect(own.body.data.list[0]).toMatchObject({
+      account: member.account,
+      platform: 1,
+      userName: 'Test User',
+    });
+
+    const adminToken = await login(ctx.app, company.admin.account);
+    const all = await call<Page<LoginLogEntry>>(
+      ctx.app,
+      '/api/userLoginLog/auditPageUserLog',
+      {},
+      { token: adminToken },
+    );
+    // The member's two attempts and the admin's login; the stranger belongs to no company.
+    expect(all.body.data.total).toBe(3);
+    expect(all.body.data.list.some((e) => e.account === 'stranger@example.com')).toBe(false);
+    const filtered = await call<Page<LoginLogEntry>>(
+      ctx.app,
+      '/api/userLoginLog/auditPageUserLog',
+      { account: member.account.slice(0, 10) },
+      { token: adminToken },
+    );
+    expect(filtered.body.data.total).toBe(2);
+  });
+});

@@ -1,0 +1,41 @@
+import { GetCodeRequest, RegisterAccountRequest } from '@coldchain/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { translate } from '../../i18n/messages';
+import { AppError } from '../../lib/app-error';
+import { ok } from '../../lib/envelope';
+import { normaliseAccount } from '../auth/auth.service';
+import type { Mailer } from '../notify/mailer';
+import { issueCode } from './codes.service';
+import { isRegistered, registerAccount } from './registration.service';
+
+export const registrationRoutes: FastifyPluginAsyncZod<{
+  mailer: Mailer | null;
+  codeRateLimitPerMinute: number;
+}> = async (app, options) => {
+  app.post(
+    '/api/register/getPhoneCode',
+    {
+      config: { public: true, rateLimit: { max: options.codeRateLimitPerMinute, timeWindow: '1 minute' } },
+      schema: { body: GetCodeRequest },
+    },
+    async (request) => {
+      const account = normaliseAccount(request.body.account);
+      if (await isRegistered(app.db, account)) throw new AppError('ACCOUNT_EXISTS');
+      const { channel } = await issueCode(app.db, options.mailer, account, 'register', request.language);
+      return ok(
+        { channel },
+        translate(channel === 'email' ? 'CODE_SENT_EMAIL' : 'CODE_SENT_SMS', request.language),
+      );
+    },
+  );
+
+  app.post(
+    '/api/register/registerAccount',
+    {
+      config: { public: true, rateLimit: { max: options.codeRateLimitPerMinute, timeWindow: '1 minute' } },
+      schema: { body: RegisterAccountRequest },
+    },
+    async (request) =>
+      ok(await registerAccount(app.db, request.body), translate('REGISTERED', request.language)),
+  );
+};

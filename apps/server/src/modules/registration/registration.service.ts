@@ -1,0 +1,36 @@
+import { isEmail, type RegisterAccountRequest } from '@coldchain/contract';
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { AppError } from '../../lib/app-error';
+import { idToWire } from '../../lib/ids';
+import { hashPassword } from '../../lib/password';
+import { normaliseAccount } from '../auth/auth.service';
+import { users } from '../users/users.table';
+import { consumeCode } from './codes.service';
+
+export async function isRegistered(db: Db, account: string): Promise<boolean> {
+  const [row] = await db.select({ id: users.id }).from(users).where(eq(users.account, account)).limit(1);
+  return Boolean(row);
+}
+
+/** Creates an account once its verification code checks out. */
+export async function registerAccount(db: Db, input: RegisterAccountRequest): Promise<{ id: string }> {
+  const account = normaliseAccount(input.account);
+  if (await isRegistered(db, account)) throw new AppError('ACCOUNT_EXISTS');
+  await consumeCode(db, account, 'register', input.code);
+  const email = isEmail(account) ? account : null;
+  const name = input.name ?? (email ? account.split('@')[0]! : `User ${account.slice(-4)}`);
+  const [user] = await db
+    .insert(users)
+    .values({
+      account,
+      email,
+      phone: email ? null : account,
+      name,
+      passwordHash: await hashPassword(input.password),
+    })
+    .onConflictDoNothing()
+    .returning({ id: users.id });
+  if (!user) throw new AppError('ACCOUNT_EXISTS');
+  return { id: idToWire(user.id) };
+}

@@ -1,0 +1,56 @@
+import { SMTPServer } from 'smtp-server';
+
+export interface ReceivedMail {
+  to: string[];
+  raw: string;
+  /** The decoded text body (quoted-printable or base64 undone). */
+  text: string;
+}
+
+/** Undoes the body's Content-Transfer-Encoding of a single-part text mail. */
+function bodyText(raw: string): string {
+  const split = raw.indexOf('\r\n\r\n');
+  const headers = raw.slice(0, split);
+  const body = raw.slice(split + 4);
+  if (/content-transfer-encoding:\s*base64/i.test(headers))
+    return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+  if (/content-transfer-encoding:\s*quoted-printable/i.test(headers)) {
+    const bytes = body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_, hex: string) => `%${hex}`);
+    return decodeURIComponent(bytes.replace(/%(?![0-9A-F]{2})/gi, '%25'));
+  }
+  return body;
+}
+
+/** A real SMTP server on a free local port that hands out what it receives, in order, for tests. */
+export async function startSmtpSink() {
+  const queue: ReceivedMail[] = [];
+  const waiting: ((mail: ReceivedMail) => void)[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    onData(stream, session, callback) {
+      let raw = '';
+      stream.on('data', (chunk: Buffer) => (raw += chunk.toString()));
+      stream.on('end', () => {
+        const mail = { to: session.envelope.rcptTo.map((r) => r.address), raw, text: bodyText(raw) };
+        const taker = waiting.shift();
+        if (taker) taker(mail);
+        else queue.push(mail);
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const port = (server.server.address() as { port: number }).port;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    /** The oldest mail not yet taken, waiting for one if none has arrived. */
+    nextMail: () =>
+      new Promise<ReceivedMail>((resolve) => {
+        const ready = queue.shift();
+        if (ready) resolve(ready);
+        else waiting.push(resolve);
+      }),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

@@ -1,0 +1,231 @@
+import { z } from 'zod';
+
+const Id = z.coerce.string().regex(/^[1-9]\d{0,15}$/, { error: 'rule.id' });
+
+/** `alarmType` values (API.md). */
+export const AlarmTypes = [
+  'overLimit',
+  'preAlarm',
+  'powerOff',
+  'offline',
+  'abnormal',
+  'online',
+  'call',
+  'lowBattery',
+] as const;
+export type AlarmType = (typeof AlarmTypes)[number];
+
+/** Types judged on sensor values; the others come from device events or the offline sweep. */
+export const ValueAlarmTypes = ['overLimit', 'preAlarm', 'abnormal'] as const satisfies readonly AlarmType[];
+
+export const AlarmChannels = ['email', 'sms', 'call', 'wechat', 'whatsapp'] as const;
+export type AlarmChannel = (typeof AlarmChannels)[number];
+
+/** Alarm resolve state (spec section 4): pending, in progress, resolved, expired, normalized. */
+export const ResolveState = {
+  Pending: 1,
+  InProgress: 2,
+  Resolved: 3,
+  Expired: 4,
+  Normalized: 5,
+} as const;
+export type ResolveState = (typeof ResolveState)[keyof typeof ResolveState];
+
+export const AlarmLimits = { levelMin: 1, levelMax: 3, repeatMin: 1, repeatMax: 99 } as const;
+
+const TIME_POINT = /^([01]\d|2[0-3]):[0-5]\d$/;
+
+/** 'HH:mm' -> minutes after midnight. */
+export function minutesOfDay(point: string): number {
+  const [h, m] = point.split(':').map(Number);
+  return h! * 60 + m!;
+}
+
+export const TimePeriod = z.object({
+  start: z.string().regex(TIME_POINT, { error: 'rule.timePoint' }),
+  end: z.string().regex(TIME_POINT, { error: 'rule.timePoint' }),
+});
+export type TimePeriod = z.infer<typeof TimePeriod>;
+
+/**
+ * Minute ranges [from, to) a period covers; a period whose end is before its start runs over
+ * midnight (22:00-06:00) and covers two ranges.
+ */
+export function periodRanges(period: TimePeriod): [number, number][] {
+  const start = minutesOfDay(period.start);
+  const end = minutesOfDay(period.end);
+  return end > start
+    ? [[start, end]]
+    : [
+        [start, 1440],
+        [0, end],
+      ];
+}
+
+/** Spec section 5 "Repeated time point selected": a period of zero length, or periods sharing a time. */
+export function hasRepeatedTimePoint(periods: TimePeriod[]): boolean {
+  if (periods.some((p) => p.start === p.end)) return true;
+  const ranges = periods.flatMap(periodRanges).sort((a, b) => a[0] - b[0]);
+  return ranges.some((r, i) => i > 0 && r[0] < ranges[i - 1]![1]);
+}
+
+const Limit = z.coerce.number().min(-1_000_000).max(1_000_000);
+
+/**
+ * `/api/deviceAlarmRule/saveAlarmSetting` (API.md), plus optional `id` (edit), `hysteresis`,
+ * `repeatIntervalSeconds`, `escalateAfterSeconds`, `periods`, `weekdays` and `timeZone`.
+ * `timeSlot` is `allDay` (default) or `periods`; weekdays 1-7 are Monday-Sunday (spec section 9).
+ */
+export const SaveAlarmSettingRequest = z
+  .object({
+    id: Id.optional(),
+    // level and repeat are plain numbers so that a missing one reads "is required", not "wrong type".
+    carrier: z.enum(['sensor', 'device']),
+    targetId: Id,
+    level: z.number().int().min(AlarmLimits.levelMin).max(AlarmLimits.levelMax),
+    alarmType: z.enum(AlarmTypes),
+    min: Limit.optional(),
+    max: Limit.optional(),
+    preMin: Limit.optional(),
+    preMax: Limit.optional(),
+    delaySeconds: z.coerce.number().int().min(0).max(86_400).default(0),
+    hysteresis: z.coerce.number().min(0).max(1_000).default(0),
+    repeat: z.number().int().min(AlarmLimits.repeatMin).max(AlarmLimits.repeatMax),
+    repeatIntervalSeconds: z.coerce.number().int().min(60).max(86_400).default(600),
+    /** 0 = no escalation. */
+    escalateAfterSeconds: z.coerce.number().int().min(0).max(604_800).default(0),
+    channels: z.array(z.enum(AlarmChannels)).max(AlarmChannels.length),
+    timeSlot: z.enum(['allDay', 'periods']).optional(),
+    periods: z.array(TimePeriod).max(12).default([]),
+    weekdays: z.array(z.coerce.number().int().min(1).max(7)).min(1).max(7).default([1, 2, 3, 4, 5, 6, 7]),
+    timeZone: z.string().max(64).refine(isTimeZone, { error: 'rule.timeZone' }).default('UTC'),
+    notifierIds: z.array(Id).max(100),
+    enabled: z.boolean().default(true),
+  })
+  .superRefine((s, ctx) => {
+    const issue = (message: string, path: string) => ctx.addIssue({ code: 'custom', message, path: [path] });
+    if (s.min !== undefined && s.max !== undefined && s.min >= s.max) issue('rule.minMax', 'max');
+    for (const key of ['preMin', 'preMax'] as const) {
+      const v = s[key];
+      if (v === undefined) continue;
+      if ((s.min !== undefined && v < s.min) || (s.max !== undefined && v > s.max))
+        issue('rule.preAlarm', key);
+    }
+    if (s.preMin !== undefined && s.preMax !== undefined && s.preMin >= s.preMax)
+      issue('rule.minMax', 'preMax');
+    if (s.alarmType === 'overLimit' && s.min === undefined && s.max === undefined)
+      issue('rule.limitRequired', 'max');
+    if (s.alarmType === 'preAlarm' && s.preMin === undefined && s.preMax === undefined)
+      issue('rule.limitRequired', 'preMax');
+    const lo = s.preMin ?? s.min;
+    const hi = s.preMax ?? s.max;
+    if (lo !== undefined && hi !== undefined && lo + s.hysteresis >= hi - s.hysteresis)
+      issue('rule.hysteresis', 'hysteresis');
+    if (new Set(s.channels).size !== s.channels.length) issue('rule.repeatedItem', 'channels');
+    if (new Set(s.notifierIds).size !== s.notifierIds.length) issue('rule.repeatedItem', 'notifierIds');
+    if (new Set(s.weekdays).size !== s.weekdays.length) issue('rule.repeatedItem', 'weekdays');
+    const slot = s.timeSlot ?? (s.periods.length > 0 ? 'periods' : 'allDay');
+    if (slot === 'periods' && s.periods.length === 0) issue('rule.periodsRequired', 'periods');
+    if (hasRepeatedTimePoint(s.periods)) issue('rule.repeatedTimePoint', 'periods');
+  });
+export type SaveAlarmSettingRequest = z.infer<typeof SaveAlarmSettingRequest>;
+
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const AlarmIdRequest = z.object({ id: Id });
+export type AlarmIdRequest = z.infer<typeof AlarmIdRequest>;
+
+/** `/api/deviceAlarmRule/alarmList`: the settings of one device (and its sensors) or one sensor. */
+export const AlarmSettingListRequest = z
+  .object({
+    deviceId: Id.optional(),
+    sensorId: Id.optional(),
+    pageNum: z.coerce.number().int().min(1).default(1),
+    pageSize: z.coerce.number().int().min(1).max(200).default(50),
+  })
+  .refine((r) => r.deviceId !== undefined || r.sensorId !== undefined, {
+    error: 'rule.alarmListTarget',
+    path: ['deviceId'],
+  });
+export type AlarmSettingListRequest = z.infer<typeof AlarmSettingListRequest>;
+
+export const PageAlarmsRequest = z
+  .object({
+    pageNum: z.coerce.number().int().min(1).default(1),
+    pageSize: z.coerce.number().int().min(1).max(200).default(20),
+    resolveState: z.coerce.number().int().min(1).max(5).optional(),
+    alarmType: z.enum(AlarmTypes).optional(),
+    deviceId: Id.optional(),
+    startTime: z.coerce.number().int().nonnegative().optional(),
+    endTime: z.coerce.number().int().nonnegative().optional(),
+  })
+  .refine((r) => r.startTime === undefined || r.endTime === undefined || r.endTime > r.startTime, {
+    error: 'rule.timeRange',
+    path: ['endTime'],
+  });
+export type PageAlarmsRequest = z.infer<typeof PageAlarmsRequest>;
+
+/** `/api/alarm/resolveAlarm`: who resolved is the caller; the cause is required for attribution. */
+export const ResolveAlarmRequest = z.object({
+  id: Id,
+  resolveType: z.string().trim().min(1).max(50),
+  cause: z.string().trim().min(1).max(500),
+  action: z.string().trim().max(500).default(''),
+});
+export type ResolveAlarmRequest = z.infer<typeof ResolveAlarmRequest>;
+
+export interface AlarmSettingView {
+  id: string;
+  carrier: 'sensor' | 'device';
+  targetId: string;
+  deviceId: string;
+  sensorId: string | null;
+  level: number;
+  alarmType: AlarmType;
+  min: number | null;
+  max: number | null;
+  preMin: number | null;
+  preMax: number | null;
+  delaySeconds: number;
+  hysteresis: number;
+  repeat: number;
+  repeatIntervalSeconds: number;
+  escalateAfterSeconds: number;
+  channels: AlarmChannel[];
+  timeSlot: 'allDay' | 'periods';
+  periods: TimePeriod[];
+  weekdays: number[];
+  timeZone: string;
+  notifierIds: string[];
+  enabled: boolean;
+}
+
+export interface AlarmRecordView {
+  id: string;
+  deviceId: string;
+  deviceSerial: string;
+  deviceName: string;
+  sensorId: string | null;
+  channelName: string | null;
+  settingId: string | null;
+  alarmType: AlarmType;
+  level: number;
+  alarmTime: number;
+  content: { cn: string; en: string };
+  count: number;
+  lastValue: number | null;
+  resolveState: number;
+  resolverId: string | null;
+  resolveTime: number | null;
+  resolveType: string | null;
+  cause: string | null;
+  action: string | null;
+  endTime: number | null;
+}

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { Account, Password } from './rules';
+
+/** `/api/register/getPhoneCode` (API.md): a code by SMS for a mobile number, by e-mail for an address. */
+export const GetCodeRequest = z.object({ account: Account });
+export type GetCodeRequest = z.infer<typeof GetCodeRequest>;
+
+export const VERIFICATION_CODE_PATTERN = /^\d{6}$/;
+export const CODE_TTL_MINUTES = 10;
+export const CODE_MAX_TRIES = 5;
+export const CODE_RESEND_SECONDS = 60;
+
+/** `/api/register/registerAccount` (API.md). */
+export const RegisterAccountRequest = z.object({
+  account: Account,
+  code: z.string().trim().regex(VERIFICATION_CODE_PATTERN, { error: 'rule.code' }),
+  password: Password,
+  name: z.string().trim().min(2).max(100).optional(),
+});
+export type RegisterAccountRequest = z.infer<typeof RegisterAccountRequest>;
+
+/** `/api/user/createCompany` (API.md); organization name 2-20 characters (spec section 5). */
+export const CreateCompanyRequest = z.object({
+  name: z.string().trim().min(2).max(20),
+  industry: z.string().trim().max(40).optional(),
+  address: z.string().trim().max(255).optional(),
+});
+export type CreateCompanyRequest = z.infer<typeof CreateCompanyRequest>;
+
+/** `/api/user/industryList`: the industries a company can choose. */
+export const Industries = [
+  { value: 'healthcare', en: 'Healthcare', cn: '医疗卫生' },
+  { value: 'pharma', en: 'Pharmaceuticals', cn: '医药' },
+  { value: 'food', en: 'Food', cn: '食品' },
+  { value: 'agriculture', en: 'Agriculture', cn: '农业' },
+  { value: 'research', en: 'Research', cn: '科研' },
+  { value: 'logistics', en: 'Logistics', cn: '物流' },
+  { value: 'other', en: 'Other', cn: '其他' },
+] as const;
