@@ -84,3 +84,34 @@ describe('stopping the server process', () => {
     expect(server.output()).not.toMatch(/\n\s+at /);
   }, 60_000);
 });
+
+describe('one process per embedded database', () => {
+  it('refuses a second server on the same DATA_DIR with a message naming DATA_DIR', async () => {
+    const { freePort, startServerProcess } = await import('./test/server-process');
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'cc-'));
+    const first = await startServerProcess({
+      PORT: String(await freePort()),
+      MQTT_PORT: String(await freePort()),
+      DATA_DIR: dataDir,
+    });
+    try {
+      const { code, output } = await run({ PORT: '0', MQTT_PORT: '0', DATA_DIR: dataDir });
+      expect(code).toBe(1);
+      expect(output).toContain(
+        `The embedded database in ${dataDir} is in use by the server (pid ${first.child.pid})`,
+      );
+      expect(output).not.toMatch(/\n\s+at /);
+    } finally {
+      first.child.kill('SIGTERM');
+      await new Promise((r) => first.child.once('exit', r));
+    }
+    // Once the first has stopped, the folder is free again.
+    const second = await startServerProcess({
+      PORT: String(await freePort()),
+      MQTT_PORT: String(await freePort()),
+      DATA_DIR: dataDir,
+    });
+    second.child.kill('SIGTERM');
+    await new Promise((r) => second.child.once('exit', r));
+  }, 90_000);
+});

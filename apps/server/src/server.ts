@@ -2,6 +2,7 @@ import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app';
 import { openDatabase } from './db/client';
 import { ConfigError, loadConfig } from './lib/config';
+import { DataDirLockedError, lockDataDir } from './lib/data-dir-lock';
 import { PortInUseError } from './lib/listen';
 import { seedDemoFleet, startDemoFeed } from './modules/demo/demo-fleet';
 import { seedDemo } from './modules/demo/demo-seed';
@@ -20,6 +21,9 @@ const OFFLINE_SWEEP_MS = 30_000;
 
 async function main() {
   const config = loadConfig();
+  // PGlite is single-process: a second process on the same DATA_DIR would corrupt it.
+  const unlockDataDir = config.databaseUrl ? () => undefined : lockDataDir(config.dataDir, 'the server');
+  process.once('exit', unlockDataDir);
   const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
   const app = await buildApp({ config, database });
 
@@ -88,7 +92,11 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof PortInUseError) {
+  if (
+    error instanceof ConfigError ||
+    error instanceof PortInUseError ||
+    error instanceof DataDirLockedError
+  ) {
     console.error(error.message);
   } else {
     console.error('The server could not start:', error instanceof Error ? error.message : error);

@@ -1,0 +1,55 @@
+import { readFileSync } from 'node:fs';
+import { openDatabase } from './db/client';
+import { ConfigError, loadConfig } from './lib/config';
+import { DataDirLockedError, lockDataDir } from './lib/data-dir-lock';
+import { addInventory } from './modules/inventory/inventory.service';
+import { parseInventoryCsv } from './modules/inventory/inventory-csv';
+
+const USAGE = `Usage: npm run admin -- inventory import <file.csv>
+
+  inventory import   adds loggers to the device inventory (serials users can then add to a company).
+                     CSV header: serial,model,version,channels
+                     channels: type:unit:min:max joined by |, e.g. temperature:°C:-40:85|humidity:%RH:0:100
+Uses DATABASE_URL, or the embedded database in DATA_DIR (stop the server first).`;
+
+/** Operator commands that act on the database directly. */
+async function main(argv: string[]): Promise<number> {
+  const [area, action, file] = argv;
+  if (area !== 'inventory' || action !== 'import' || !file) {
+    console.error(USAGE);
+    return 2;
+  }
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    console.error(`Cannot read ${file}: ${(error as Error).message}`);
+    return 1;
+  }
+  const { items, problems } = parseInventoryCsv(text);
+  for (const p of problems) console.error(`line ${p.line}: ${p.reason}`);
+  if (problems.length > 0) {
+    console.error(`Nothing imported: fix the ${problems.length} line(s) above.`);
+    return 1;
+  }
+  const config = loadConfig();
+  const unlock = config.databaseUrl ? () => undefined : lockDataDir(config.dataDir, 'npm run admin');
+  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    const added = await addInventory(database.db, items);
+    console.log(`${added} serial(s) added to the inventory, ${items.length - added} already there.`);
+    return 0;
+  } finally {
+    await database.close();
+    unlock();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    const known = error instanceof ConfigError || error instanceof DataDirLockedError;
+    console.error(known ? (error as Error).message : `The command failed: ${(error as Error).message}`);
+    process.exit(1);
+  },
+);
