@@ -10,6 +10,9 @@ import { alarmRoutes } from './modules/alarms/alarms.routes';
 import { auditRoutes } from './modules/audit/audit.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { companyRoutes } from './modules/companies/companies.routes';
+import { createDeliveryWorker } from './modules/delivery/delivery';
+import { deliveryRoutes } from './modules/delivery/delivery.routes';
+import type { DeliveryWorker } from './modules/delivery/delivery-worker';
 import { deviceRoutes } from './modules/devices/devices.routes';
 import { feedbackRoutes } from './modules/feedback/feedback.routes';
 import { DeviceDirectory } from './modules/ingest/device-directory';
@@ -34,6 +37,8 @@ declare module 'fastify' {
     deviceDirectory: DeviceDirectory;
     ingest: IngestService;
     alarms: AlarmEvaluator;
+    /** Alarm message delivery; server.ts starts it (tests start it, or call `deliverDue`). */
+    delivery: DeliveryWorker;
   }
 }
 
@@ -108,12 +113,24 @@ export async function buildApp({ config, database, logger }: BuildAppOptions): P
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
 
   await app.register(systemRoutes, { config });
+  const mailer = createMailer(config.smtpUrl, config.mailFrom);
   await app.register(authRoutes, {
     sessionIdleMs: config.sessionIdleMs,
     loginRateLimitPerMinute: config.loginRateLimitPerMinute,
+    codeRateLimitPerMinute: config.codeRateLimitPerMinute,
+    mailer,
   });
-  const mailer = createMailer(config.smtpUrl, config.mailFrom);
-  app.addHook('onClose', async () => mailer?.close());
+  app.decorate('delivery', createDeliveryWorker(database.db, config, mailer, app.log));
+  // Wake delivery as soon as the engine has committed what a batch or event raised.
+  const wakeDelivery = () => void app.alarms.idle().then(() => app.delivery.wake());
+  const stopWakeOnReadings = app.ingest.onCommitted(wakeDelivery);
+  const stopWakeOnEvents = app.ingest.onEvent(wakeDelivery);
+  app.addHook('onClose', async () => {
+    stopWakeOnReadings();
+    stopWakeOnEvents();
+    await app.delivery.stop();
+    mailer?.close();
+  });
   await app.register(registrationRoutes, { mailer, codeRateLimitPerMinute: config.codeRateLimitPerMinute });
   await app.register(userRoutes);
   await app.register(companyRoutes);
@@ -122,6 +139,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions): P
   await app.register(deviceRoutes);
   await app.register(httpIngestRoutes);
   await app.register(alarmRoutes);
+  await app.register(deliveryRoutes);
   await app.register(liveRoutes, { hub: app.hub, sessionIdleMs: config.sessionIdleMs });
 
   await registerConsole(app, config.webDist);

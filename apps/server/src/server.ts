@@ -38,9 +38,11 @@ async function main() {
     app.log.info({ created }, 'demo seed: demo@example.com / Demo1234 in "Demo Cold Chain"');
   }
   const stopSweep = startOfflineSweep(database.db, OFFLINE_SWEEP_MS, (devices) => {
-    void app.alarms.onOffline(devices);
+    void app.alarms.onOffline(devices).then(() => app.delivery.wake());
   });
   app.addHook('onClose', async () => stopSweep());
+  // Alarm messages: a queue on the database, polled and woken by the engine (modules/delivery).
+  app.delivery.start();
 
   const broker =
     config.mqttPort === null

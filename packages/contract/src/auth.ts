@@ -1,14 +1,31 @@
 import { z } from 'zod';
 import { LoginType } from './enums';
-import { Account } from './rules';
+import { Account, Password } from './rules';
 
-/** `/api/doLogin` (API.md): password login is type 1. Other types arrive with the accounts issue. */
-export const LoginRequest = z.object({
-  account: Account,
-  password: z.string().min(1).max(128),
-  type: z.literal(LoginType.Password).default(LoginType.Password),
-  platform: z.coerce.number().int().min(1).max(3).default(1),
-});
+/**
+ * `/api/doLogin` (API.md): type 1 with `password`, type 2 with a verification `code` from
+ * `/api/sendCode`. Address-code login (type 3) has its own call, `/api/doLoginCode`.
+ */
+export const LoginRequest = z
+  .object({
+    account: Account,
+    password: z.string().min(1).max(128).optional(),
+    code: z
+      .string()
+      .trim()
+      .regex(/^\d{6}$/, { error: 'rule.code' })
+      .optional(),
+    type: z.union([z.literal(LoginType.Password), z.literal(LoginType.Code)]).default(LoginType.Password),
+    platform: z.coerce.number().int().min(1).max(3).default(1),
+  })
+  .refine((r) => r.type !== LoginType.Password || r.password !== undefined, {
+    error: 'rule.required',
+    path: ['password'],
+  })
+  .refine((r) => r.type !== LoginType.Code || r.code !== undefined, {
+    error: 'rule.required',
+    path: ['code'],
+  });
 export type LoginRequest = z.infer<typeof LoginRequest>;
 
 export interface LoginResult {
@@ -50,3 +67,31 @@ export interface UserPowers {
   authTags: string[];
   serviceAuthTags: string[];
 }
+
+/** Codes for login and recovery (`/api/sendCode`, `/api/getAccountCode`) and the first recovery step. */
+export const AccountRequest = z.object({ account: Account });
+export type AccountRequest = z.infer<typeof AccountRequest>;
+
+/** Recovery step 2: the code proves the account; the answer is a ticket for step 3. */
+export const CheckCodeRequest = z.object({
+  account: Account,
+  code: z
+    .string()
+    .trim()
+    .regex(/^\d{6}$/, { error: 'rule.code' }),
+});
+export type CheckCodeRequest = z.infer<typeof CheckCodeRequest>;
+
+/** Recovery step 3. The two new passwords must match ("Both Password Enter Not Match"). */
+export const ResetPasswordRequest = z
+  .object({
+    account: Account,
+    ticket: z.string().min(20).max(100),
+    password: Password,
+    confirmPassword: z.string(),
+  })
+  .refine((r) => r.password === r.confirmPassword, {
+    error: 'rule.passwordsDiffer',
+    path: ['confirmPassword'],
+  });
+export type ResetPasswordRequest = z.infer<typeof ResetPasswordRequest>;

@@ -2,6 +2,7 @@
 export * from '../modules/alarms/alarms.table';
 export * from '../modules/audit/audit.table';
 export * from '../modules/companies/companies.table';
+export * from '../modules/delivery/delivery.table';
 export * from '../modules/devices/devices.table';
 export * from '../modules/feedback/feedback.table';
 export * from '../modules/inventory/inventory.table';

@@ -1,5 +1,8 @@
 import path from 'node:path';
 import { z } from 'zod';
+import type { TwilioConfig } from '../modules/delivery/channels/twilio';
+import type { WechatConfig } from '../modules/delivery/channels/wechat';
+import type { DeliveryOptions } from '../modules/delivery/delivery-worker';
 
 /**
  * The environment of API.md "Configuration", read and checked once at start. A bad value stops
@@ -35,6 +38,21 @@ const EnvSchema = z.object({
   CONTACT_PHONE: z.string().default(''),
   CONTACT_EMAIL: z.string().default('support@example.com'),
   CONTACT_ADDRESS: z.string().default(''),
+  DELIVERY_POLL_MS: z.coerce.number().int().positive().default(1000),
+  DELIVERY_MAX_ATTEMPTS: z.coerce.number().int().positive().default(6),
+  DELIVERY_RETRY_BASE_MS: z.coerce.number().int().positive().default(30_000),
+  DELIVERY_LEASE_MS: z.coerce.number().int().positive().default(300_000),
+  DELIVERY_HTTP_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  DELIVERY_DAILY_CAP: z.coerce.number().int().positive().default(40),
+  TWILIO_BASE_URL: z.string().url().default('https://api.twilio.com'),
+  TWILIO_ACCOUNT_SID: z.string().optional(),
+  TWILIO_AUTH_TOKEN: z.string().optional(),
+  TWILIO_FROM: z.string().optional(),
+  TWILIO_WHATSAPP_FROM: z.string().optional(),
+  WECHAT_BASE_URL: z.string().url().default('https://api.weixin.qq.com'),
+  WECHAT_APP_ID: z.string().optional(),
+  WECHAT_APP_SECRET: z.string().optional(),
+  WECHAT_TEMPLATE_ID: z.string().optional(),
 });
 
 export interface Config {
@@ -59,6 +77,12 @@ export interface Config {
   loginRateLimitPerMinute: number;
   bodyLimitBytes: number;
   contact: { phone: string; email: string; address: string };
+  /** Alarm message delivery (modules/delivery). */
+  delivery: DeliveryOptions;
+  /** Set when TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN are: SMS and calls need TWILIO_FROM too, WhatsApp TWILIO_WHATSAPP_FROM. */
+  twilio?: TwilioConfig;
+  /** Set when WECHAT_APP_ID, WECHAT_APP_SECRET and WECHAT_TEMPLATE_ID are. */
+  wechat?: WechatConfig;
 }
 
 export class ConfigError extends Error {}
@@ -92,5 +116,34 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginRateLimitPerMinute: e.LOGIN_RATE_LIMIT,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     contact: { phone: e.CONTACT_PHONE, email: e.CONTACT_EMAIL, address: e.CONTACT_ADDRESS },
+    delivery: {
+      pollMs: e.DELIVERY_POLL_MS,
+      maxAttempts: e.DELIVERY_MAX_ATTEMPTS,
+      retryBaseMs: e.DELIVERY_RETRY_BASE_MS,
+      retryMaxMs: Math.max(e.DELIVERY_RETRY_BASE_MS, 3_600_000),
+      leaseMs: Math.max(e.DELIVERY_LEASE_MS, e.DELIVERY_HTTP_TIMEOUT_MS * 3),
+      httpTimeoutMs: e.DELIVERY_HTTP_TIMEOUT_MS,
+      dailyCapPerPhone: e.DELIVERY_DAILY_CAP,
+      batchSize: 20,
+    },
+    twilio:
+      e.TWILIO_ACCOUNT_SID && e.TWILIO_AUTH_TOKEN
+        ? {
+            baseUrl: e.TWILIO_BASE_URL,
+            accountSid: e.TWILIO_ACCOUNT_SID,
+            authToken: e.TWILIO_AUTH_TOKEN,
+            from: e.TWILIO_FROM,
+            whatsappFrom: e.TWILIO_WHATSAPP_FROM,
+          }
+        : undefined,
+    wechat:
+      e.WECHAT_APP_ID && e.WECHAT_APP_SECRET && e.WECHAT_TEMPLATE_ID
+        ? {
+            baseUrl: e.WECHAT_BASE_URL,
+            appId: e.WECHAT_APP_ID,
+            appSecret: e.WECHAT_APP_SECRET,
+            templateId: e.WECHAT_TEMPLATE_ID,
+          }
+        : undefined,
   };
 }

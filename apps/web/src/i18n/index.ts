@@ -5,6 +5,7 @@ import i18n from 'i18next';
 import Cookies from 'js-cookie';
 import { initReactI18next } from 'react-i18next';
 import { cookieOptions, StorageKey } from '../session/storage';
+import enAlarms from './en/alarms.json';
 import enCommon from './en/common.json';
 import enDevices from './en/devices.json';
 import enFeedback from './en/feedback.json';
@@ -12,6 +13,7 @@ import enHome from './en/home.json';
 import enLayout from './en/layout.json';
 import enLogin from './en/login.json';
 import enRequest from './en/request.json';
+import zhAlarms from './zh-CN/alarms.json';
 import zhCommon from './zh-CN/common.json';
 import zhDevices from './zh-CN/devices.json';
 import zhFeedback from './zh-CN/feedback.json';
@@ -35,6 +37,7 @@ export const resources = {
       home: enHome,
       feedback: enFeedback,
       devices: enDevices,
+      alarms: enAlarms,
       menu: menuResources('en'),
     },
   },
@@ -47,6 +50,7 @@ export const resources = {
       home: zhHome,
       feedback: zhFeedback,
       devices: zhDevices,
+      alarms: zhAlarms,
       menu: menuResources('cn'),
     },
   },

@@ -16,6 +16,7 @@ import {
   HelpLink,
   NoticeBell,
 } from './HeaderTools';
+import { LiveAlarms } from './LiveAlarms';
 import { breadcrumbTrail } from './menu-model';
 import { Sidebar } from './Sidebar';
 import { layoutSettings } from './settings';
@@ -122,6 +123,7 @@ export function AppLayout() {
         </Layout.Content>
       </Layout>
       <FeedbackDialog open={feedbackOpen} onClose={() => setFeedbackOpen(false)} />
+      <LiveAlarms />
     </Layout>
   );
 }

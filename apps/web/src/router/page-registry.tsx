@@ -9,6 +9,9 @@ import { ComingSoonPage } from '../pages/coming-soon';
 const PAGES: Record<string, ComponentType> = {
   monitoringDevice: lazy(() => import('../pages/devices')),
   monitoringDeviceDetail: lazy(() => import('../pages/devices/detail')),
+  alarmInfo: lazy(() => import('../pages/alarms')),
+  alarmDetail: lazy(() => import('../pages/alarms/detail')),
+  alarmSetting: lazy(() => import('../pages/alarms/setting')),
 };
 
 /** The screen of a menu entry, or the coming-soon page while its issue is open. */

@@ -1,6 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
+import { FakeAudio, FakeWebSocket } from './fake-websocket';
 
 // jsdom lacks these; antd's responsive helpers and the router's scroll reset call them.
 Object.defineProperty(window, 'matchMedia', {
@@ -24,7 +25,12 @@ class ResizeObserverStub {
 // Assigned, not stubbed: tests call vi.unstubAllGlobals() for their fake fetch.
 globalThis.ResizeObserver ??= ResizeObserverStub as unknown as typeof ResizeObserver;
 window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;
+// The layout opens the live alarm socket and may play the alarm sound: neither leaves jsdom.
+globalThis.WebSocket = FakeWebSocket as unknown as typeof WebSocket;
+window.Audio = FakeAudio as unknown as typeof Audio;
 
 afterEach(() => {
   cleanup();
+  FakeWebSocket.reset();
+  FakeAudio.reset();
 });

@@ -5,6 +5,7 @@ import { AppError } from '../../lib/app-error';
 import { dummyPasswordHash, verifyPassword } from '../../lib/password';
 import { hashToken, newToken } from '../../lib/tokens';
 import { recordLoginAttempt } from '../audit/login-log.service';
+import { consumeCode } from '../registration/codes.service';
 import { sessions, users } from '../users/users.table';
 
 /** Accounts are stored normalised: e-mails lower-cased, mobile numbers without spaces or dashes. */
@@ -15,38 +16,54 @@ export function normaliseAccount(account: string): string {
 
 export interface LoginInput {
   account: string;
-  password: string;
+  password?: string;
+  code?: string;
+  type: 1 | 2;
   platform: number;
   ip: string;
 }
 
 /**
- * Password login. An unknown account and a wrong password get the same message and take the same
- * time, so the answer does not tell which accounts exist.
+ * Password (type 1) or verification-code (type 2) login. For passwords, an unknown account and a
+ * wrong password get the same message and take the same time, so the answer does not tell which
+ * accounts exist. Every attempt goes to the login log.
  */
-export async function loginWithPassword(
-  db: Db,
-  input: LoginInput,
-  sessionIdleMs: number,
-): Promise<LoginResult> {
+export async function login(db: Db, input: LoginInput, sessionIdleMs: number): Promise<LoginResult> {
   const account = normaliseAccount(input.account);
   const [user] = await db.select().from(users).where(eq(users.account, account)).limit(1);
-  const valid = await verifyPassword(input.password, user?.passwordHash ?? (await dummyPasswordHash()));
   const attempt = {
     account,
     userId: user?.id ?? null,
     companyId: user?.lastCompanyId ?? null,
     platform: input.platform,
-    method: 'password' as const,
+    method: input.type === 2 ? ('code' as const) : ('password' as const),
     ip: input.ip,
   };
-  if (!user || !valid) {
-    await recordLoginAttempt(db, {
-      ...attempt,
-      success: false,
-      reason: user ? 'wrong password' : 'unknown account',
-    });
-    throw new AppError('LOGIN_FAILED');
+  if (input.type === 2) {
+    // A code proves the account only if it exists; a wrong code counts against the code's tries.
+    if (!user) {
+      await recordLoginAttempt(db, { ...attempt, success: false, reason: 'unknown account' });
+      throw new AppError('ACCOUNT_NOT_FOUND');
+    }
+    try {
+      await consumeCode(db, account, 'login', input.code ?? '');
+    } catch (error) {
+      await recordLoginAttempt(db, { ...attempt, success: false, reason: 'wrong code' });
+      throw error;
+    }
+  } else {
+    const valid = await verifyPassword(
+      input.password ?? '',
+      user?.passwordHash ?? (await dummyPasswordHash()),
+    );
+    if (!user || !valid) {
+      await recordLoginAttempt(db, {
+        ...attempt,
+        success: false,
+        reason: user ? 'wrong password' : 'unknown account',
+      });
+      throw new AppError('LOGIN_FAILED');
+    }
   }
   if (user.disabled) {
     await recordLoginAttempt(db, { ...attempt, success: false, reason: 'disabled' });

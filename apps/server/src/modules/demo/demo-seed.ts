@@ -4,6 +4,7 @@ import type { Db } from '../../db/client';
 import { hashPassword } from '../../lib/password';
 import { createCompanyWithAdmin } from '../companies/companies.service';
 import { companies, companyMembers } from '../companies/companies.table';
+import { grantCredit } from '../delivery/credits.service';
 import { addInventory, type InventoryItem } from '../inventory/inventory.service';
 import type { InventoryChannel } from '../inventory/inventory.table';
 import { users } from '../users/users.table';
@@ -11,6 +12,8 @@ import { users } from '../users/users.table';
 export const DEMO_ACCOUNT = 'demo@example.com';
 export const DEMO_PASSWORD = 'Demo1234';
 export const DEMO_COMPANY = 'Demo Cold Chain';
+/** Message credit the demo company starts with (spec section 9). */
+export const DEMO_CREDIT = 1000;
 
 const temperature = (ch: number, min = -40, max = 85): InventoryChannel => ({
   ch,
@@ -66,6 +69,7 @@ export async function seedDemo(db: Db): Promise<{ created: boolean; companyId: n
       services: [...ServiceAuthTags],
     });
     await tx.update(users).set({ lastCompanyId: companyId }).where(eq(users.id, user!.id));
+    await grantCredit(tx, companyId, DEMO_CREDIT, 'demo starting balance');
     return true;
   });
   await addInventory(db, demoSpareInventory());

@@ -13,13 +13,13 @@ import type { Mailer } from '../notify/mailer';
 import { sendMessage } from '../notify/outbox.service';
 import { verificationCodes } from './codes.table';
 
-export type CodePurpose = 'register' | 'login' | 'reset';
+export type CodePurpose = 'register' | 'login' | 'reset' | 'resetTicket';
 
 function hashCode(account: string, purpose: CodePurpose, code: string) {
   return createHash('sha256').update(`${purpose}:${account}:${code}`).digest('hex');
 }
 
-const purposeText: Record<CodePurpose, Record<WireLanguage, string>> = {
+const purposeText: Record<Exclude<CodePurpose, 'resetTicket'>, Record<WireLanguage, string>> = {
   register: { en: 'registration', cn: '注册' },
   login: { en: 'login', cn: '登录' },
   reset: { en: 'password recovery', cn: '找回密码' },
@@ -33,7 +33,7 @@ export async function issueCode(
   db: Db,
   mailer: Mailer | null,
   account: string,
-  purpose: CodePurpose,
+  purpose: Exclude<CodePurpose, 'resetTicket'>,
   language: WireLanguage,
 ): Promise<{ channel: 'email' | 'sms'; sent: boolean }> {
   const [recent] = await db
@@ -46,12 +46,7 @@ export async function issueCode(
   if (waitMs > 0) throw new AppError('CODE_TOO_SOON', { seconds: Math.ceil(waitMs / 1000) });
 
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-  await db.insert(verificationCodes).values({
-    account,
-    purpose,
-    codeHash: hashCode(account, purpose, code),
-    expiresAt: new Date(Date.now() + CODE_TTL_MINUTES * 60_000),
-  });
+  await storeCode(db, account, purpose, code);
   const what = purposeText[purpose][language];
   const body =
     language === 'cn'
@@ -65,6 +60,21 @@ export async function issueCode(
     body,
   });
   return { channel, sent };
+}
+
+/** Keeps a secret for `account` under the rules of codes: hashed, 10 minutes, 5 tries, single use. */
+export async function storeCode(
+  db: Db,
+  account: string,
+  purpose: CodePurpose,
+  secret: string,
+): Promise<void> {
+  await db.insert(verificationCodes).values({
+    account,
+    purpose,
+    codeHash: hashCode(account, purpose, secret),
+    expiresAt: new Date(Date.now() + CODE_TTL_MINUTES * 60_000),
+  });
 }
 
 /** Consumes the account's latest live code if `code` matches it; every wrong try counts. */

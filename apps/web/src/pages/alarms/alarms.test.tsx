@@ -1,0 +1,222 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import i18n from '../../i18n';
+import { stubServer } from '../../test/fake-server';
+import { currentLocation, renderApp, resetBrowserState } from '../../test/render-app';
+import { alarmRecord } from './test-fixtures';
+
+const LIST = '/alarm/alarmInfo';
+const DETAIL = '/alarm/alarmInfo/alarmDetail';
+const records = [
+  alarmRecord(),
+  alarmRecord({
+    id: '102',
+    deviceSerial: 'DEMO0002',
+    deviceName: 'Freezer 2',
+    alarmType: 'powerOff',
+    channelName: null,
+    resolveState: 3,
+    resolverId: '7',
+    resolveTime: Date.UTC(2025, 5, 1, 9, 0, 0),
+    count: 4,
+  }),
+];
+
+function bodies(server: ReturnType<typeof stubServer>, path: string) {
+  return server.mock.calls
+    .filter(([input]) => String(input) === path)
+    .map(([, init]) => JSON.parse(String(init?.body)) as Record<string, unknown>);
+}
+
+function serve(extra: Parameters<typeof stubServer>[0] = {}) {
+  return stubServer({
+    user: { id: '7' },
+    ...extra,
+    overrides: {
+      '/api/alarm/pageAlarms': () => ({ list: records, total: 2, pageNum: 1, pageSize: 20 }),
+      ...extra.overrides,
+    },
+  });
+}
+
+async function choose(testId: string, option: string) {
+  fireEvent.mouseDown(within(screen.getByTestId(testId)).getByRole('combobox'));
+  const matches = await screen.findAllByTitle(option);
+  await userEvent.click(matches.at(-1)!);
+}
+
+beforeEach(async () => {
+  resetBrowserState();
+  localStorage.setItem('accessToken', 't');
+  await i18n.changeLanguage('en');
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+describe('alarm records', () => {
+  it('lists type, level, device, sensor, time, content, count, state, resolver and resolve time', async () => {
+    serve();
+    renderApp(LIST);
+    const open = await screen.findByTestId('alarm-row-101', {}, { timeout: 8_000 });
+    expect(open).toHaveTextContent('Over-limit alarm');
+    expect(open).toHaveTextContent('Level 2');
+    expect(open).toHaveTextContent('Vaccine fridge 1 (DEMO0001)');
+    expect(open).toHaveTextContent('Temperature');
+    expect(open).toHaveTextContent('Temperature 12.5 °C above the limit 8 °C');
+    expect(within(open).getByTestId('alarm-resolve-state')).toHaveTextContent('Pending');
+    expect(within(open).getAllByText(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/)).toHaveLength(1);
+    const done = screen.getByTestId('alarm-row-102');
+    expect(done).toHaveTextContent('Power outage');
+    expect(within(done).getByTestId('alarm-resolve-state')).toHaveTextContent('Resolved');
+    expect(done).toHaveTextContent('Demo Admin');
+    expect(within(done).getAllByText(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/)).toHaveLength(2);
+  });
+
+  it('shows the Chinese content in Chinese', async () => {
+    serve();
+    await i18n.changeLanguage('zh-CN');
+    renderApp(LIST);
+    const row = await screen.findByTestId('alarm-row-101', {}, { timeout: 8_000 });
+    expect(row).toHaveTextContent('温度 12.5 °C 超过上限 8 °C');
+    expect(row).toHaveTextContent('超限报警');
+    expect(within(row).getByTestId('alarm-resolve-state')).toHaveTextContent('待处理');
+  });
+
+  it('filters by resolve state, alarm type and time range', async () => {
+    const server = serve();
+    renderApp(LIST);
+    await screen.findByTestId('alarm-row-101', {}, { timeout: 8_000 });
+    expect(bodies(server, '/api/alarm/pageAlarms')[0]).toEqual({ pageNum: 1, pageSize: 20 });
+
+    await choose('alarm-filter-state', 'In progress');
+    await waitFor(() =>
+      expect(bodies(server, '/api/alarm/pageAlarms').at(-1)).toEqual({
+        pageNum: 1,
+        pageSize: 20,
+        resolveState: 2,
+      }),
+    );
+    await choose('alarm-filter-type', 'Low battery');
+    await waitFor(() =>
+      expect(bodies(server, '/api/alarm/pageAlarms').at(-1)).toMatchObject({
+        resolveState: 2,
+        alarmType: 'lowBattery',
+      }),
+    );
+
+    const [start, end] = screen.getAllByTestId('alarm-filter-time');
+    await userEvent.click(start!);
+    await userEvent.type(start!, '2025-06-01 00:00:00{Enter}');
+    await userEvent.type(end!, '2025-06-02 00:00:00{Enter}');
+    await waitFor(() => {
+      const last = bodies(server, '/api/alarm/pageAlarms').at(-1)!;
+      expect(last.startTime).toBe(new Date(2025, 5, 1, 0, 0, 0).getTime());
+      expect(last.endTime).toBe(new Date(2025, 5, 2, 0, 0, 0).getTime());
+    });
+  });
+
+  it('a row opens its detail', async () => {
+    serve({ overrides: { '/api/alarm/alarmDetail': () => alarmRecord() } });
+    renderApp(LIST);
+    await userEvent.click(await screen.findByTestId('alarm-row-101', {}, { timeout: 8_000 }));
+    await waitFor(() => expect(currentLocation.path).toBe(`${DETAIL}?id=101`));
+    expect(await screen.findByTestId('alarm-detail-device')).toHaveTextContent('Vaccine fridge 1 (DEMO0001)');
+  });
+});
+
+describe('alarm detail', () => {
+  it('resolves an open alarm with type, cause and action, then shows the resolver and time', async () => {
+    let record = alarmRecord();
+    const server = serve({
+      authTags: ['alarm:resolve'],
+      overrides: {
+        '/api/alarm/alarmDetail': () => record,
+        '/api/alarm/resolveAlarm': (body) => {
+          record = alarmRecord({
+            resolveState: 3,
+            resolverId: '7',
+            resolveTime: Date.UTC(2025, 5, 1, 9, 30, 0),
+            resolveType: String(body.resolveType),
+            cause: String(body.cause),
+            action: String(body.action),
+          });
+          return record;
+        },
+      },
+    });
+    renderApp(`${DETAIL}?id=101`);
+    expect(await screen.findByTestId('alarm-detail-content', {}, { timeout: 8_000 })).toHaveTextContent(
+      'Temperature 12.5 °C above the limit 8 °C',
+    );
+    expect(screen.getByTestId('alarm-detail-resolver')).toHaveTextContent('-');
+
+    await userEvent.click(await screen.findByTestId('alarm-resolve-open'));
+    // The cause is required.
+    await userEvent.click(await screen.findByTestId('alarm-resolve-submit'));
+    expect(await screen.findByText('Enter the cause')).toBeInTheDocument();
+    expect(bodies(server, '/api/alarm/resolveAlarm')).toHaveLength(0);
+
+    await choose('alarm-resolve-type', 'False alarm');
+    await userEvent.type(screen.getByTestId('alarm-resolve-cause'), 'Door left open');
+    await userEvent.type(screen.getByTestId('alarm-resolve-action'), 'Closed the door');
+    await userEvent.click(screen.getByTestId('alarm-resolve-submit'));
+    await waitFor(() =>
+      expect(bodies(server, '/api/alarm/resolveAlarm')).toEqual([
+        { id: '101', resolveType: 'falseAlarm', cause: 'Door left open', action: 'Closed the door' },
+      ]),
+    );
+    await waitFor(() => expect(screen.getByTestId('alarm-detail-resolver')).toHaveTextContent('Demo Admin'));
+    expect(screen.getByTestId('alarm-detail-resolve-time')).toHaveTextContent(
+      /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/,
+    );
+    expect(screen.getByTestId('alarm-detail-cause')).toHaveTextContent('Door left open');
+    expect(screen.getByTestId('alarm-detail-resolve-type')).toHaveTextContent('False alarm');
+    expect(screen.queryByTestId('alarm-resolve-open')).toBeNull();
+  });
+
+  it('offers no resolve action without alarm:resolve, nor on an expired alarm', async () => {
+    let state = 4;
+    serve({
+      authTags: ['alarm:resolve'],
+      overrides: { '/api/alarm/alarmDetail': () => alarmRecord({ resolveState: state }) },
+    });
+    const expired = renderApp(`${DETAIL}?id=101`);
+    expect(await screen.findByTestId('alarm-detail-content', {}, { timeout: 8_000 })).toBeInTheDocument();
+    expect(within(screen.getByTestId('alarm-detail')).getByTestId('alarm-resolve-state')).toHaveTextContent(
+      'Expired',
+    );
+    await waitFor(() => expect(expired.queryClient.getQueryData(['session', 'powers'])).toBeTruthy());
+    expect(screen.queryByTestId('alarm-resolve-open')).toBeNull();
+    expired.unmount();
+
+    // A pending alarm, but the user lacks alarm:resolve.
+    state = 1;
+    vi.unstubAllGlobals();
+    serve({ overrides: { '/api/alarm/alarmDetail': () => alarmRecord({ resolveState: state }) } });
+    const view = renderApp(`${DETAIL}?id=101`);
+    expect(await screen.findByTestId('alarm-detail-content')).toBeInTheDocument();
+    await waitFor(() => expect(view.queryClient.getQueryData(['session', 'powers'])).toBeTruthy());
+    expect(screen.queryByTestId('alarm-resolve-open')).toBeNull();
+  });
+
+  it('lists the notification deliveries when the detail carries them', async () => {
+    serve({
+      overrides: {
+        '/api/alarm/alarmDetail': () => ({
+          ...alarmRecord(),
+          notifications: [
+            { id: 'n1', channel: 'email', recipient: 'demo@example.com', status: 'sent', sentAt: 0 },
+          ],
+        }),
+      },
+    });
+    renderApp(`${DETAIL}?id=101`);
+    const table = await screen.findByTestId('alarm-deliveries', {}, { timeout: 8_000 });
+    expect(table).toHaveTextContent('demo@example.com');
+    expect(table).toHaveTextContent('E-mail');
+  });
+});

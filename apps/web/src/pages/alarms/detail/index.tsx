@@ -1,0 +1,208 @@
+import { ResolveAlarmRequest, ResolveState } from '@coldchain/contract';
+import {
+  App,
+  Button,
+  Card,
+  Descriptions,
+  Flex,
+  Form,
+  Input,
+  Modal,
+  Select,
+  Spin,
+  Table,
+  Typography,
+} from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import { useHasAuthTag } from '../../../session/queries';
+import { formatTime, formatValue } from '../../devices/format';
+import { LevelTag, ResolverName, ResolveStateTag } from '../components';
+import { ALARM_INFO_PATH, contentIn, RESOLVE_TYPES } from '../format';
+import { type AlarmDelivery, useAlarmDetail, useResolveAlarm } from '../queries';
+
+interface ResolveValues {
+  resolveType: string;
+  cause: string;
+  action?: string;
+}
+
+/** States in which the server still accepts a resolution (docs/API.md). */
+const RESOLVABLE: number[] = [ResolveState.Pending, ResolveState.InProgress, ResolveState.Normalized];
+
+/** One alarm record with its resolution; users with alarm:resolve can resolve an open one. */
+export default function AlarmDetailPage() {
+  const { t, i18n } = useTranslation();
+  const { message } = App.useApp();
+  const [params] = useSearchParams();
+  const id = params.get('id');
+  const detail = useAlarmDetail(id);
+  const canResolve = useHasAuthTag('alarm:resolve');
+  const [resolving, setResolving] = useState(false);
+  const [form] = Form.useForm<ResolveValues>();
+  const resolve = useResolveAlarm();
+
+  const submit = async (values: ResolveValues) => {
+    if (!id) return;
+    const parsed = ResolveAlarmRequest.safeParse({ id, ...values, action: values.action ?? '' });
+    if (!parsed.success) return;
+    try {
+      await resolve.mutateAsync(parsed.data);
+      void message.success(t('alarms.resolve.done'));
+      setResolving(false);
+      form.resetFields();
+    } catch {
+      // The wrapper already showed the server's message.
+    }
+  };
+
+  const alarm = detail.data;
+  if (!alarm) {
+    return detail.isPending && id ? <Spin /> : <Typography.Text>-</Typography.Text>;
+  }
+  const deliveries = Array.isArray(alarm.notifications) ? alarm.notifications : null;
+
+  return (
+    <div>
+      <Flex justify="space-between" align="center" wrap gap="middle">
+        <Typography.Title level={2} data-testid="page-title">
+          {t('alarms.detail.title')}
+        </Typography.Title>
+        <Flex gap="small">
+          <Link to={ALARM_INFO_PATH}>{t('alarms.detail.back')}</Link>
+          {canResolve && RESOLVABLE.includes(alarm.resolveState) && (
+            <Button type="primary" onClick={() => setResolving(true)} data-testid="alarm-resolve-open">
+              {t('alarms.resolve.open')}
+            </Button>
+          )}
+        </Flex>
+      </Flex>
+      <Card>
+        <Descriptions column={{ xs: 1, md: 2 }} bordered size="small" data-testid="alarm-detail">
+          <Descriptions.Item label={t('alarms.column.type')}>
+            <span data-testid="alarm-detail-type">
+              {t(`alarms.type.${alarm.alarmType}`, { defaultValue: alarm.alarmType })}
+            </span>
+          </Descriptions.Item>
+          <Descriptions.Item label={t('alarms.column.level')}>
+            <LevelTag level={alarm.level} />
+          </Descriptions.Item>
+          <Descriptions.Item label={t('alarms.column.device')}>
+            <span data-testid="alarm-detail-device">
+              {alarm.deviceName} ({alarm.deviceSerial})
+            </span>
+          </Descriptions.Item>
+          <Descriptions.Item label={t('alarms.column.channel')}>{alarm.channelName ?? '-'}</Descriptions.Item>
+          <Descriptions.Item label={t('alarms.column.time')}>{formatTime(alarm.alarmTime)}</Descriptions.Item>
+          <Descriptions.Item label={t('alarms.column.count')}>{alarm.count}</Descriptions.Item>
+          <Descriptions.Item label={t('alarms.column.content')} span={2}>
+            <span data-testid="alarm-detail-content">{contentIn(i18n.language, alarm.content)}</span>
+          </Descriptions.Item>
+          <Descriptions.Item label={t('alarms.detail.lastValue')}>
+            {formatValue(alarm.lastValue)}
+          </Descriptions.Item>
+          <Descriptions.Item label={t('alarms.detail.endTime')}>
+            {formatTime(alarm.endTime)}
+          </Descriptions.Item>
+          <Descriptions.Item label={t('alarms.column.resolveState')}>
+            <ResolveStateTag state={alarm.resolveState} />
+          </Descriptions.Item>
+          <Descriptions.Item label={t('alarms.detail.resolveType')}>
+            <span data-testid="alarm-detail-resolve-type">
+              {alarm.resolveType
+                ? t(`alarms.resolveType.${alarm.resolveType}`, { defaultValue: alarm.resolveType })
+                : '-'}
+            </span>
+          </Descriptions.Item>
+          <Descriptions.Item label={t('alarms.column.resolver')}>
+            <span data-testid="alarm-detail-resolver">
+              <ResolverName id={alarm.resolverId} name={alarm.resolverName} />
+            </span>
+          </Descriptions.Item>
+          <Descriptions.Item label={t('alarms.column.resolveTime')}>
+            <span data-testid="alarm-detail-resolve-time">{formatTime(alarm.resolveTime)}</span>
+          </Descriptions.Item>
+          <Descriptions.Item label={t('alarms.detail.cause')}>
+            <span data-testid="alarm-detail-cause">{alarm.cause || '-'}</span>
+          </Descriptions.Item>
+          <Descriptions.Item label={t('alarms.detail.action')}>{alarm.action || '-'}</Descriptions.Item>
+        </Descriptions>
+      </Card>
+      {deliveries && (
+        <Card title={t('alarms.detail.notifications')} style={{ marginTop: 16 }}>
+          <Table<AlarmDelivery>
+            size="small"
+            rowKey={(d) => d.id ?? `${d.channel}-${d.recipient}-${d.createdAt}`}
+            dataSource={deliveries}
+            pagination={false}
+            data-testid="alarm-deliveries"
+            columns={[
+              {
+                title: t('alarms.detail.channel'),
+                dataIndex: 'channel',
+                key: 'channel',
+                render: (c: string) => t(`alarms.setting.channel.${c}`, { defaultValue: c ?? '-' }),
+              },
+              { title: t('alarms.detail.recipient'), dataIndex: 'recipient', key: 'recipient' },
+              { title: t('alarms.detail.status'), dataIndex: 'status', key: 'status' },
+              {
+                title: t('alarms.detail.sentAt'),
+                dataIndex: 'sentAt',
+                key: 'sentAt',
+                render: (ts: number | null) => formatTime(ts),
+              },
+            ]}
+          />
+        </Card>
+      )}
+      <Modal
+        open={resolving}
+        title={t('alarms.resolve.title')}
+        onCancel={() => setResolving(false)}
+        maskClosable={false}
+        destroyOnHidden
+        footer={
+          <>
+            <Button onClick={() => setResolving(false)}>{t('alarms.resolve.cancel')}</Button>
+            <Button
+              type="primary"
+              loading={resolve.isPending}
+              onClick={() => form.submit()}
+              data-testid="alarm-resolve-submit"
+            >
+              {t('alarms.resolve.submit')}
+            </Button>
+          </>
+        }
+      >
+        <Form form={form} layout="vertical" onFinish={submit} preserve={false}>
+          <Form.Item
+            name="resolveType"
+            label={t('alarms.resolve.type')}
+            initialValue="handled"
+            rules={[{ required: true, message: t('alarms.resolve.typeRequired') }]}
+          >
+            <Select
+              data-testid="alarm-resolve-type"
+              options={RESOLVE_TYPES.map((type) => ({ value: type, label: t(`alarms.resolveType.${type}`) }))}
+            />
+          </Form.Item>
+          <Form.Item
+            name="cause"
+            label={t('alarms.resolve.cause')}
+            rules={[
+              { required: true, whitespace: true, message: t('alarms.resolve.causeRequired') },
+              { max: 500 },
+            ]}
+          >
+            <Input.TextArea rows={3} data-testid="alarm-resolve-cause" />
+          </Form.Item>
+          <Form.Item name="action" label={t('alarms.resolve.action')} rules={[{ max: 500 }]}>
+            <Input.TextArea rows={3} data-testid="alarm-resolve-action" />
+          </Form.Item>
+        </Form>
+      </Modal>
+    </div>
+  );
+}

@@ -1,0 +1,161 @@
+import { type AlarmRecordView, AlarmTypes, type PageAlarmsRequest } from '@coldchain/contract';
+import { Card, DatePicker, Flex, Select, Table, type TableColumnsType, Typography } from 'antd';
+import type { Dayjs } from 'dayjs';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { formatTime } from '../devices/format';
+import { LevelTag, ResolverName, ResolveStateTag } from './components';
+import { alarmDetailUrl, contentIn, RESOLVE_STATES } from './format';
+import { useAlarmPage } from './queries';
+
+const PAGE_SIZE = 20;
+type Row = AlarmRecordView & { resolverName?: string | null };
+
+/** Alarm records (spec section 3): filters by resolve state, type and time; a row opens the detail. */
+export default function AlarmInfoPage() {
+  const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
+  const [pageNum, setPageNum] = useState(1);
+  const [resolveState, setResolveState] = useState<number | undefined>();
+  const [alarmType, setAlarmType] = useState<PageAlarmsRequest['alarmType']>();
+  const [range, setRange] = useState<[Dayjs, Dayjs] | null>(null);
+
+  const body: PageAlarmsRequest = {
+    pageNum,
+    pageSize: PAGE_SIZE,
+    ...(resolveState ? { resolveState } : {}),
+    ...(alarmType ? { alarmType } : {}),
+    ...(range ? { startTime: range[0].valueOf(), endTime: range[1].valueOf() } : {}),
+  };
+  const page = useAlarmPage(body);
+
+  const columns: TableColumnsType<Row> = [
+    {
+      title: t('alarms.column.type'),
+      dataIndex: 'alarmType',
+      key: 'alarmType',
+      render: (type: string) => (
+        <span data-testid="alarm-type">{t(`alarms.type.${type}`, { defaultValue: type })}</span>
+      ),
+    },
+    {
+      title: t('alarms.column.level'),
+      dataIndex: 'level',
+      key: 'level',
+      render: (level: number) => <LevelTag level={level} />,
+    },
+    {
+      title: t('alarms.column.device'),
+      key: 'device',
+      render: (_, r) => (
+        <span data-testid="alarm-device">
+          {r.deviceName} ({r.deviceSerial})
+        </span>
+      ),
+    },
+    {
+      title: t('alarms.column.channel'),
+      dataIndex: 'channelName',
+      key: 'channelName',
+      render: (name: string | null) => name ?? '-',
+    },
+    {
+      title: t('alarms.column.time'),
+      dataIndex: 'alarmTime',
+      key: 'alarmTime',
+      render: (ts: number) => formatTime(ts),
+    },
+    {
+      title: t('alarms.column.content'),
+      key: 'content',
+      render: (_, r) => <span data-testid="alarm-content">{contentIn(i18n.language, r.content)}</span>,
+    },
+    { title: t('alarms.column.count'), dataIndex: 'count', key: 'count' },
+    {
+      title: t('alarms.column.resolveState'),
+      dataIndex: 'resolveState',
+      key: 'resolveState',
+      render: (state: number) => <ResolveStateTag state={state} />,
+    },
+    {
+      title: t('alarms.column.resolver'),
+      key: 'resolver',
+      render: (_, r) => <ResolverName id={r.resolverId} name={r.resolverName} />,
+    },
+    {
+      title: t('alarms.column.resolveTime'),
+      dataIndex: 'resolveTime',
+      key: 'resolveTime',
+      render: (ts: number | null) => formatTime(ts),
+    },
+  ];
+
+  return (
+    <div>
+      <Typography.Title level={2} data-testid="page-title">
+        {t('menu.alarmInfo')}
+      </Typography.Title>
+      <Card>
+        <Flex gap="middle" wrap style={{ marginBottom: 16 }}>
+          <Select<number>
+            allowClear
+            placeholder={t('alarms.filter.resolveState')}
+            style={{ minWidth: 160 }}
+            value={resolveState}
+            onChange={(value) => {
+              setResolveState(value);
+              setPageNum(1);
+            }}
+            options={RESOLVE_STATES.map((s) => ({ value: s, label: t(`alarms.resolveState.${s}`) }))}
+            data-testid="alarm-filter-state"
+          />
+          <Select<string>
+            allowClear
+            placeholder={t('alarms.filter.alarmType')}
+            style={{ minWidth: 200 }}
+            value={alarmType}
+            onChange={(value) => {
+              setAlarmType(value as PageAlarmsRequest['alarmType']);
+              setPageNum(1);
+            }}
+            options={AlarmTypes.map((type) => ({ value: type, label: t(`alarms.type.${type}`) }))}
+            data-testid="alarm-filter-type"
+          />
+          <DatePicker.RangePicker
+            showTime
+            format="YYYY-MM-DD HH:mm:ss"
+            placeholder={[t('alarms.filter.start'), t('alarms.filter.end')]}
+            value={range}
+            onChange={(value) => {
+              setRange(value?.[0] && value[1] ? [value[0], value[1]] : null);
+              setPageNum(1);
+            }}
+            data-testid="alarm-filter-time"
+          />
+        </Flex>
+        <Table<Row>
+          rowKey="id"
+          columns={columns}
+          dataSource={page.data?.list ?? []}
+          loading={page.isFetching}
+          scroll={{ x: 'max-content' }}
+          onRow={(r) => ({
+            onClick: () => navigate(alarmDetailUrl(r.id)),
+            style: { cursor: 'pointer' },
+            'data-testid': `alarm-row-${r.id}`,
+            'data-serial': r.deviceSerial,
+          })}
+          pagination={{
+            current: pageNum,
+            pageSize: PAGE_SIZE,
+            total: page.data?.total ?? 0,
+            showSizeChanger: false,
+            showTotal: (count) => t('alarms.total', { count }),
+            onChange: setPageNum,
+          }}
+        />
+      </Card>
+    </div>
+  );
+}

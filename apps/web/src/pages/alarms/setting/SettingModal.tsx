@@ -1,0 +1,260 @@
+import { AlarmChannels, type AlarmSettingView, AlarmTypes, type SensorView } from '@coldchain/contract';
+import {
+  Alert,
+  Button,
+  Checkbox,
+  Col,
+  Form,
+  Input,
+  InputNumber,
+  Modal,
+  Radio,
+  Row,
+  Select,
+  Space,
+  Switch,
+} from 'antd';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useUserInfo } from '../../../session/queries';
+import { useSaveAlarmSetting } from '../queries';
+import { defaultValues, type SettingValues, validateSetting, valuesOf } from './setting-form';
+
+/** Spec section 9: a reminder when fewer than 3 people are notified. */
+export const NOTIFIER_REMINDER_BELOW = 3;
+const WEEKDAYS = [1, 2, 3, 4, 5, 6, 7];
+
+interface Props {
+  open: boolean;
+  deviceId: string;
+  sensors: SensorView[];
+  /** The sensor picked on the page, preset for a new setting. */
+  sensorId?: string;
+  editing: AlarmSettingView | null;
+  onClose: () => void;
+  onSaved: () => void;
+}
+
+/**
+ * Adds or edits an alarm setting (spec section 5). The contract's schema checks the values
+ * before the call; the server's own refusals are shown by the request wrapper.
+ */
+export function SettingModal({ open, deviceId, sensors, sensorId, editing, onClose, onSaved }: Props) {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<SettingValues>();
+  const me = useUserInfo().data;
+  const save = useSaveAlarmSetting();
+  const carrier = Form.useWatch('carrier', form);
+  const timeSlot = Form.useWatch('timeSlot', form);
+  const notifierIds = Form.useWatch('notifierIds', form) ?? [];
+  const [periodsError, setPeriodsError] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    setPeriodsError(null);
+    form.resetFields();
+    form.setFieldsValue(
+      editing ? valuesOf(editing) : defaultValues(sensorId ?? sensors[0]?.id, me ? String(me.id) : undefined),
+    );
+  }, [open, editing, sensorId, sensors, me, form]);
+
+  const submit = async (values: SettingValues) => {
+    const checked = validateSetting(values, deviceId, editing?.id);
+    if (!checked.ok) {
+      const listError = checked.errors.find((e) => e.name.length === 1 && e.name[0] === 'periods');
+      setPeriodsError(listError ? t(`alarms.${listError.key}`) : null);
+      form.setFields(
+        checked.errors
+          .filter((e) => e !== listError)
+          .map((e) => ({ name: e.name as never, errors: [t(`alarms.${e.key}`)] })),
+      );
+      return;
+    }
+    setPeriodsError(null);
+    try {
+      await save.mutateAsync(checked.data);
+      onSaved();
+    } catch {
+      // The wrapper already showed the server's message.
+    }
+  };
+
+  const notifierOptions = me ? [{ value: String(me.id), label: me.relName || me.account }] : [];
+  const limit = (name: keyof SettingValues, label: string) => (
+    <Col xs={24} sm={12}>
+      <Form.Item name={name} label={label}>
+        <InputNumber style={{ width: '100%' }} data-testid={`setting-${name}`} />
+      </Form.Item>
+    </Col>
+  );
+
+  return (
+    <Modal
+      open={open}
+      title={editing ? t('alarms.setting.editTitle') : t('alarms.setting.addTitle')}
+      onCancel={onClose}
+      maskClosable={false}
+      width={720}
+      forceRender
+      footer={
+        <>
+          <Button onClick={onClose}>{t('alarms.setting.cancel')}</Button>
+          <Button
+            type="primary"
+            loading={save.isPending}
+            onClick={() => form.submit()}
+            data-testid="setting-submit"
+          >
+            {t('alarms.setting.save')}
+          </Button>
+        </>
+      }
+    >
+      <Form form={form} layout="vertical" onFinish={submit} data-testid="setting-form">
+        <Row gutter={16}>
+          <Col xs={24} sm={12}>
+            <Form.Item name="carrier" label={t('alarms.setting.carrier')}>
+              <Radio.Group
+                data-testid="setting-carrier"
+                options={[
+                  { value: 'sensor', label: t('alarms.setting.carrierSensor') },
+                  { value: 'device', label: t('alarms.setting.carrierDevice') },
+                ]}
+              />
+            </Form.Item>
+          </Col>
+          {carrier !== 'device' && (
+            <Col xs={24} sm={12}>
+              <Form.Item
+                name="sensorId"
+                label={t('alarms.setting.sensor')}
+                rules={[{ required: true, message: t('alarms.rule.required') }]}
+              >
+                <Select
+                  data-testid="setting-sensor"
+                  options={sensors.map((s) => ({ value: s.id, label: `${s.channel} · ${s.name}` }))}
+                />
+              </Form.Item>
+            </Col>
+          )}
+          <Col xs={24} sm={12}>
+            <Form.Item
+              name="alarmType"
+              label={t('alarms.setting.alarmType')}
+              rules={[{ required: true, message: t('alarms.rule.required') }]}
+            >
+              <Select
+                data-testid="setting-alarmType"
+                options={AlarmTypes.map((type) => ({ value: type, label: t(`alarms.type.${type}`) }))}
+              />
+            </Form.Item>
+          </Col>
+          <Col xs={24} sm={12}>
+            <Form.Item
+              name="level"
+              label={t('alarms.setting.level')}
+              rules={[{ required: true, message: t('alarms.rule.level') }]}
+            >
+              <Radio.Group
+                data-testid="setting-level"
+                options={[1, 2, 3].map((level) => ({ value: level, label: t('alarms.level', { level }) }))}
+              />
+            </Form.Item>
+          </Col>
+          {limit('min', t('alarms.setting.min'))}
+          {limit('max', t('alarms.setting.max'))}
+          {limit('preMin', t('alarms.setting.preMin'))}
+          {limit('preMax', t('alarms.setting.preMax'))}
+          <Col xs={24} sm={8}>
+            <Form.Item name="delaySeconds" label={t('alarms.setting.delaySeconds')}>
+              <InputNumber min={0} precision={0} style={{ width: '100%' }} data-testid="setting-delay" />
+            </Form.Item>
+          </Col>
+          <Col xs={24} sm={8}>
+            <Form.Item name="hysteresis" label={t('alarms.setting.hysteresis')}>
+              <InputNumber min={0} style={{ width: '100%' }} data-testid="setting-hysteresis" />
+            </Form.Item>
+          </Col>
+          <Col xs={24} sm={8}>
+            <Form.Item
+              name="repeat"
+              label={t('alarms.setting.repeat')}
+              rules={[{ required: true, message: t('alarms.rule.repeat') }]}
+            >
+              <InputNumber precision={0} style={{ width: '100%' }} data-testid="setting-repeat" />
+            </Form.Item>
+          </Col>
+          <Col xs={24} sm={12}>
+            <Form.Item name="repeatIntervalSeconds" label={t('alarms.setting.repeatIntervalSeconds')}>
+              <InputNumber min={60} precision={0} style={{ width: '100%' }} />
+            </Form.Item>
+          </Col>
+          <Col xs={24} sm={12}>
+            <Form.Item name="enabled" label={t('alarms.setting.enabled')} valuePropName="checked">
+              <Switch />
+            </Form.Item>
+          </Col>
+        </Row>
+        <Form.Item name="timeSlot" label={t('alarms.setting.timeSlot')}>
+          <Radio.Group
+            data-testid="setting-timeSlot"
+            options={[
+              { value: 'allDay', label: t('alarms.setting.allDay') },
+              { value: 'periods', label: t('alarms.setting.periods') },
+            ]}
+          />
+        </Form.Item>
+        {timeSlot === 'periods' && (
+          <Form.List name="periods">
+            {(fields, { add, remove }, { errors }) => (
+              <>
+                {fields.map((field, index) => (
+                  <Space key={field.key} align="baseline">
+                    <Form.Item name={[field.name, 'start']} label={t('alarms.setting.periodStart')}>
+                      <Input placeholder="08:00" data-testid={`setting-period-${index}-start`} />
+                    </Form.Item>
+                    <Form.Item name={[field.name, 'end']} label={t('alarms.setting.periodEnd')}>
+                      <Input placeholder="18:00" data-testid={`setting-period-${index}-end`} />
+                    </Form.Item>
+                    <Button onClick={() => remove(field.name)}>{t('alarms.setting.removePeriod')}</Button>
+                  </Space>
+                ))}
+                <Form.ErrorList
+                  errors={[...errors, ...(periodsError ? [<span key="p">{periodsError}</span>] : [])]}
+                />
+                <Form.Item>
+                  <Button onClick={() => add({ start: '', end: '' })} data-testid="setting-add-period">
+                    {t('alarms.setting.addPeriod')}
+                  </Button>
+                </Form.Item>
+              </>
+            )}
+          </Form.List>
+        )}
+        <Form.Item name="weekdays" label={t('alarms.setting.weekdays')}>
+          <Checkbox.Group
+            data-testid="setting-weekdays"
+            options={WEEKDAYS.map((d) => ({ value: d, label: t(`alarms.setting.weekday.${d}`) }))}
+          />
+        </Form.Item>
+        <Form.Item name="channels" label={t('alarms.setting.channels')}>
+          <Checkbox.Group
+            data-testid="setting-channels"
+            options={AlarmChannels.map((c) => ({ value: c, label: t(`alarms.setting.channel.${c}`) }))}
+          />
+        </Form.Item>
+        <Form.Item name="notifierIds" label={t('alarms.setting.notifiers')}>
+          <Select mode="multiple" options={notifierOptions} data-testid="setting-notifiers" />
+        </Form.Item>
+        {notifierIds.length < NOTIFIER_REMINDER_BELOW && (
+          <Alert
+            type="warning"
+            showIcon
+            title={t('alarms.setting.fewNotifiers')}
+            data-testid="few-notifiers"
+          />
+        )}
+      </Form>
+    </Modal>
+  );
+}

@@ -1,0 +1,146 @@
+import {
+  type AlarmChannel,
+  type AlarmSettingView,
+  type AlarmType,
+  SaveAlarmSettingRequest,
+  type TimePeriod,
+} from '@coldchain/contract';
+
+/** The alarm-setting form's values (spec section 5); numbers are null when left empty. */
+export interface SettingValues {
+  carrier: 'sensor' | 'device';
+  sensorId?: string;
+  level?: number;
+  alarmType?: AlarmType;
+  min?: number | null;
+  max?: number | null;
+  preMin?: number | null;
+  preMax?: number | null;
+  delaySeconds?: number | null;
+  hysteresis?: number | null;
+  repeat?: number | null;
+  repeatIntervalSeconds?: number | null;
+  timeSlot: 'allDay' | 'periods';
+  periods?: Partial<TimePeriod>[];
+  weekdays?: number[];
+  channels?: AlarmChannel[];
+  notifierIds?: string[];
+  enabled?: boolean;
+  /** Zone the periods are read in: the setting's own when editing, else the browser's. */
+  timeZone?: string;
+}
+
+export interface FieldError {
+  /** Form field path, e.g. ['max'] or ['periods', 0, 'start']. */
+  name: (string | number)[];
+  /** i18n key under `alarms.`. */
+  key: string;
+}
+
+const num = (v: number | null | undefined) => (v === null || v === undefined ? undefined : v);
+
+/** Keys of the contract's messages (rule.*) for issues that carry none. */
+const FIELD_KEYS: Record<string, string> = {
+  level: 'rule.level',
+  repeat: 'rule.repeat',
+  weekdays: 'rule.weekdays',
+  alarmType: 'rule.required',
+};
+
+export function toRequest(values: SettingValues, deviceId: string, id?: string): Record<string, unknown> {
+  const slot = values.timeSlot ?? 'allDay';
+  return {
+    ...(id ? { id } : {}),
+    carrier: values.carrier,
+    targetId: values.carrier === 'device' ? deviceId : values.sensorId,
+    level: num(values.level),
+    alarmType: values.alarmType,
+    min: num(values.min),
+    max: num(values.max),
+    preMin: num(values.preMin),
+    preMax: num(values.preMax),
+    delaySeconds: num(values.delaySeconds) ?? 0,
+    hysteresis: num(values.hysteresis) ?? 0,
+    repeat: num(values.repeat),
+    repeatIntervalSeconds: num(values.repeatIntervalSeconds) ?? 600,
+    channels: values.channels ?? [],
+    timeSlot: slot,
+    periods:
+      slot === 'periods'
+        ? (values.periods ?? []).map((p) => ({ start: p?.start ?? '', end: p?.end ?? '' }))
+        : [],
+    weekdays: values.weekdays ?? [],
+    notifierIds: values.notifierIds ?? [],
+    enabled: values.enabled ?? true,
+    timeZone: values.timeZone ?? browserTimeZone(),
+  };
+}
+
+function browserTimeZone(): string {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  } catch {
+    return 'UTC';
+  }
+}
+
+/** Checks the form with the contract's schema; errors name the form fields to mark. */
+export function validateSetting(
+  values: SettingValues,
+  deviceId: string,
+  id?: string,
+): { ok: true; data: SaveAlarmSettingRequest } | { ok: false; errors: FieldError[] } {
+  const parsed = SaveAlarmSettingRequest.safeParse(toRequest(values, deviceId, id));
+  if (parsed.success) return { ok: true, data: parsed.data };
+  const errors: FieldError[] = parsed.error.issues.map((issue) => {
+    const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
+    const field = String(path[0] ?? '');
+    const name = field === 'targetId' ? ['sensorId'] : path.length > 0 ? path : ['alarmType'];
+    const key = issue.message.startsWith('rule.') ? issue.message : (FIELD_KEYS[field] ?? 'rule.invalid');
+    return { name, key };
+  });
+  return { ok: false, errors };
+}
+
+export function defaultValues(sensorId: string | undefined, me: string | undefined): SettingValues {
+  return {
+    carrier: 'sensor',
+    sensorId,
+    level: 1,
+    alarmType: 'overLimit',
+    delaySeconds: 0,
+    hysteresis: 0,
+    repeat: 3,
+    repeatIntervalSeconds: 600,
+    timeSlot: 'allDay',
+    periods: [],
+    weekdays: [1, 2, 3, 4, 5, 6, 7],
+    channels: ['email'],
+    notifierIds: me ? [me] : [],
+    enabled: true,
+  };
+}
+
+export function valuesOf(setting: AlarmSettingView): SettingValues {
+  return {
+    carrier: setting.carrier,
+    sensorId: setting.sensorId ?? undefined,
+    level: setting.level,
+    alarmType: setting.alarmType,
+    min: setting.min,
+    max: setting.max,
+    preMin: setting.preMin,
+    preMax: setting.preMax,
+    delaySeconds: setting.delaySeconds,
+    hysteresis: setting.hysteresis,
+    repeat: setting.repeat,
+    repeatIntervalSeconds: setting.repeatIntervalSeconds,
+    timeSlot: setting.timeSlot,
+    periods: setting.periods,
+    weekdays: setting.weekdays,
+    channels: setting.channels,
+    notifierIds: setting.notifierIds,
+    enabled: setting.enabled,
+    timeZone: setting.timeZone,
+  };
+}
