@@ -8,6 +8,7 @@ export * from '../modules/feedback/feedback.table';
 export * from '../modules/inventory/inventory.table';
 export * from '../modules/notices/notices.table';
 export * from '../modules/notify/outbox.table';
+export * from '../modules/org/org.table';
 export * from '../modules/registration/codes.table';
 export * from '../modules/system/tickets.table';
 export * from '../modules/telemetry/readings.table';

@@ -1,4 +1,4 @@
-import { AuthTags, toWireLanguage, type WireLanguage } from '@coldchain/contract';
+import { toWireLanguage, type WireLanguage } from '@coldchain/contract';
 import { and, eq, gt } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/client';
@@ -7,6 +7,7 @@ import { idFromWire } from '../lib/ids';
 import { hashToken } from '../lib/tokens';
 import type { Actor } from '../modules/audit/audit.service';
 import { companies, companyMembers } from '../modules/companies/companies.table';
+import { loadMemberAccess } from '../modules/org/access';
 import { sessions, users } from '../modules/users/users.table';
 
 /** Who is calling, established from the verified token and membership, never from the body. */
@@ -15,8 +16,15 @@ export interface Auth {
   sessionId: number;
   /** The company in scope: the `companyId` header if the caller belongs to it, else the last used one. */
   companyId: number | null;
+  /** Company administrator: every right over the whole company. */
   isAdmin: boolean;
   legalPerson: boolean;
+  departmentId: number | null;
+  /** Path of the caller's department (`/1/5/`): they see it and everything below; null = whole company. */
+  scopePath: string | null;
+  roleId: number | null;
+  /** Holds the department administrator role (or is company administrator). */
+  isDepartmentAdmin: boolean;
   authTags: ReadonlySet<string>;
   serviceTags: ReadonlySet<string>;
 }
@@ -35,11 +43,6 @@ declare module 'fastify' {
 
 /** Sliding expiry is written at most once a minute, so a busy console does not write on every call. */
 const TOUCH_INTERVAL_MS = 60_000;
-
-/** Rights of a member until roles exist (accounts issue): an administrator holds every tag. */
-function tagsFor(isAdmin: boolean): Set<string> {
-  return new Set(isAdmin ? AuthTags : ['home:view']);
-}
 
 export async function resolveAuth(
   db: Db,
@@ -80,13 +83,18 @@ export async function resolveAuth(
     membership = memberships.find((m) => m.member.companyId === row.user.lastCompanyId) ?? memberships[0];
   }
 
+  const access = membership ? await loadMemberAccess(db, membership.member) : null;
   return {
     userId: row.user.id,
     sessionId: row.session.id,
     companyId: membership?.member.companyId ?? null,
     isAdmin: membership?.member.isAdmin ?? false,
     legalPerson: membership?.member.legalPerson ?? false,
-    authTags: membership ? tagsFor(membership.member.isAdmin) : new Set(),
+    departmentId: access?.departmentId ?? null,
+    scopePath: access?.scopePath ?? null,
+    roleId: access?.roleId ?? null,
+    isDepartmentAdmin: access?.isDepartmentAdmin ?? false,
+    authTags: access?.authTags ?? new Set(),
     serviceTags: new Set(membership?.services ?? []),
   };
 }

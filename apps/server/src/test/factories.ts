@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../db/client';
 import { hashPassword } from '../lib/password';
@@ -9,6 +9,8 @@ import { companyMembers } from '../modules/companies/companies.table';
 import { addDevice } from '../modules/devices/devices.service';
 import { sensors } from '../modules/devices/devices.table';
 import { addInventory } from '../modules/inventory/inventory.service';
+import { insertDepartment } from '../modules/org/company-setup';
+import { departments, roles } from '../modules/org/org.table';
 import { users } from '../modules/users/users.table';
 import { call } from './build-app';
 
@@ -38,8 +40,78 @@ export async function buildCompany(db: Db, fields: { name?: string; services?: s
   return { id, admin };
 }
 
-export async function addMember(db: Db, companyId: number, userId: number, isAdmin = false) {
-  await db.insert(companyMembers).values({ companyId, userId, isAdmin });
+/**
+ * Makes `userId` a member. By default they join the root department; an administrator gets the
+ * root administrator role, anyone else no role (home page only) unless `roleId` is given.
+ */
+export async function addMember(
+  db: Db,
+  companyId: number,
+  userId: number,
+  isAdmin = false,
+  placement: { departmentId?: number; roleId?: number | null } = {},
+) {
+  const [root] = await db
+    .select({ id: departments.id })
+    .from(departments)
+    .where(and(eq(departments.companyId, companyId), isNull(departments.parentId)));
+  const [adminRole] = isAdmin
+    ? await db
+        .select({ id: roles.id })
+        .from(roles)
+        .where(and(eq(roles.departmentId, root!.id), eq(roles.isDepartmentAdmin, true)))
+    : [];
+  await db.insert(companyMembers).values({
+    companyId,
+    userId,
+    isAdmin,
+    departmentId: placement.departmentId ?? root!.id,
+    roleId: placement.roleId ?? adminRole?.id ?? null,
+  });
+}
+
+/** A department under `parentId` (the root when absent). */
+export async function buildDepartment(
+  db: Db,
+  companyId: number,
+  fields: { name?: string; parentId?: number } = {},
+) {
+  const [parent] = await db
+    .select()
+    .from(departments)
+    .where(
+      fields.parentId
+        ? eq(departments.id, fields.parentId)
+        : and(eq(departments.companyId, companyId), isNull(departments.parentId)),
+    );
+  return insertDepartment(db, {
+    companyId,
+    parentId: parent!.id,
+    parentPath: parent!.path,
+    level: parent!.level + 1,
+    name: fields.name ?? `Dept ${randomBytes(3).toString('hex')}`,
+  });
+}
+
+/** A role of a department holding `tags`. */
+export async function buildRole(
+  db: Db,
+  companyId: number,
+  departmentId: number,
+  tags: string[],
+  fields: { name?: string; isDepartmentAdmin?: boolean } = {},
+) {
+  const [role] = await db
+    .insert(roles)
+    .values({
+      companyId,
+      departmentId,
+      name: fields.name ?? `Role ${randomBytes(3).toString('hex')}`,
+      tags,
+      isDepartmentAdmin: fields.isDepartmentAdmin ?? false,
+    })
+    .returning();
+  return role!;
 }
 
 /** Logs in through the real call and returns the token. */
@@ -64,7 +136,11 @@ let serialCounter = 0;
 export async function buildDevice(
   db: Db,
   companyId: number,
-  fields: { channels?: { type: string; unit: string; min: number; max: number }[]; name?: string } = {},
+  fields: {
+    channels?: { type: string; unit: string; min: number; max: number }[];
+    name?: string;
+    departmentId?: number;
+  } = {},
 ) {
   const serial = `T${process.pid}${Date.now().toString(36).toUpperCase()}${++serialCounter}`;
   const channels = (fields.channels ?? [{ type: 'temperature', unit: '°C', min: -40, max: 85 }]).map(
@@ -80,6 +156,7 @@ export async function buildDevice(
     {
       serial,
       name: fields.name ?? `Fridge ${serialCounter}`,
+      departmentId: fields.departmentId ? String(fields.departmentId) : undefined,
     },
   );
   const sensorRows = await db

@@ -15,6 +15,7 @@ import { type Actor, recordAudit } from '../audit/audit.service';
 import { companyMembers } from '../companies/companies.table';
 import { findDevice } from '../devices/devices.service';
 import { sensors } from '../devices/devices.table';
+import { deviceIdsWhere } from '../org/access';
 import { type SettingRow, syncDeviceStates } from './alarm-writer';
 import { alarmRecords, alarmSettings } from './alarms.table';
 
@@ -47,9 +48,9 @@ export function presentSetting(s: SettingRow): AlarmSettingView {
 }
 
 /** The device (and sensor) a setting is on; a target of another company does not exist. */
-async function resolveTarget(db: Db, companyId: number, input: SaveAlarmSettingRequest) {
+async function resolveTarget(db: Db, scope: SQL, input: SaveAlarmSettingRequest) {
   if (input.carrier === 'device') {
-    const device = await findDevice(db, companyId, input.targetId);
+    const device = await findDevice(db, scope, input.targetId);
     return { deviceId: device.id, sensorId: null };
   }
   const id = idFromWire(input.targetId);
@@ -57,20 +58,20 @@ async function resolveTarget(db: Db, companyId: number, input: SaveAlarmSettingR
     ? await db
         .select({ id: sensors.id, deviceId: sensors.deviceId })
         .from(sensors)
-        .where(and(eq(sensors.companyId, companyId), eq(sensors.id, id)))
+        .where(and(eq(sensors.id, id), sql`${sensors.deviceId} IN ${deviceIdsWhere(scope)}`))
         .limit(1)
     : [];
   if (!sensor) throw new AppError('SENSOR_NOT_FOUND');
   return { deviceId: sensor.deviceId, sensorId: sensor.id };
 }
 
-async function findSetting(db: Db | Tx, companyId: number, wireId: string): Promise<SettingRow> {
+async function findSetting(db: Db | Tx, scope: SQL, wireId: string): Promise<SettingRow> {
   const id = idFromWire(wireId);
   const [row] = id
     ? await db
         .select()
         .from(alarmSettings)
-        .where(and(eq(alarmSettings.companyId, companyId), eq(alarmSettings.id, id)))
+        .where(and(eq(alarmSettings.id, id), sql`${alarmSettings.deviceId} IN ${deviceIdsWhere(scope)}`))
         .limit(1)
         .for('update')
     : [];
@@ -102,10 +103,12 @@ async function endOpenAlarms(tx: Tx, companyId: number, settingId: number) {
 export async function saveAlarmSetting(
   db: Db,
   actor: Actor,
+  /** Devices the caller may see (org/access.ts). */
+  scope: SQL,
   input: SaveAlarmSettingRequest,
 ): Promise<{ id: string }> {
   const { companyId } = actor;
-  const target = await resolveTarget(db, companyId, input);
+  const target = await resolveTarget(db, scope, input);
   const notifierIds = input.notifierIds.map((id) => idFromWire(id)!);
   if (notifierIds.length > 0) {
     const members = await db
@@ -151,7 +154,7 @@ export async function saveAlarmSetting(
       });
       return { id: idToWire(row!.id) };
     }
-    const existing = await findSetting(tx, companyId, input.id);
+    const existing = await findSetting(tx, scope, input.id);
     await endOpenAlarms(tx, companyId, existing.id);
     await tx.execute(
       sql`delete from alarm_state where company_id = ${companyId} and setting_id = ${existing.id}`,
@@ -173,10 +176,10 @@ export async function saveAlarmSetting(
   });
 }
 
-export async function deleteAlarmSetting(db: Db, actor: Actor, wireId: string): Promise<void> {
+export async function deleteAlarmSetting(db: Db, actor: Actor, scope: SQL, wireId: string): Promise<void> {
   const { companyId } = actor;
   await db.transaction(async (tx) => {
-    const setting = await findSetting(tx, companyId, wireId);
+    const setting = await findSetting(tx, scope, wireId);
     await endOpenAlarms(tx, companyId, setting.id);
     await tx
       .delete(alarmSettings)
@@ -198,9 +201,13 @@ export async function deleteAlarmSetting(db: Db, actor: Actor, wireId: string): 
 export async function listAlarmSettings(
   db: Db,
   companyId: number,
+  scope: SQL,
   query: AlarmSettingListRequest,
 ): Promise<Page<AlarmSettingView>> {
-  const filters: SQL[] = [eq(alarmSettings.companyId, companyId)];
+  const filters: SQL[] = [
+    eq(alarmSettings.companyId, companyId),
+    sql`${alarmSettings.deviceId} IN ${deviceIdsWhere(scope)}`,
+  ];
   const deviceId = idFromWire(query.deviceId);
   if (deviceId) filters.push(eq(alarmSettings.deviceId, deviceId));
   const sensorId = idFromWire(query.sensorId);

@@ -1,7 +1,7 @@
 import type { AlarmType } from '@coldchain/contract';
 import { ResolveState } from '@coldchain/contract';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
-import type { Queryable, Tx } from '../../db/client';
+import type { Tx } from '../../db/client';
 import { idToWire } from '../../lib/ids';
 import { companyMembers } from '../companies/companies.table';
 import { devices } from '../devices/devices.table';
@@ -38,22 +38,7 @@ export interface PendingPush {
   message: LiveMessage;
 }
 
-/**
- * Who may see a device and so receives its live alarms. Until roles exist (accounts issue) a
- * member holds `device:view` only as an administrator (see `tagsFor` in plugins/auth.ts); the
- * roles issue refines this one function with per-device and per-department rights.
- */
-export async function usersWhoMaySeeDevice(
-  db: Queryable,
-  companyId: number,
-  _deviceId: number,
-): Promise<number[]> {
-  const rows = await db
-    .select({ userId: companyMembers.userId })
-    .from(companyMembers)
-    .where(and(eq(companyMembers.companyId, companyId), eq(companyMembers.isAdmin, true)));
-  return rows.map((r) => r.userId);
-}
+export { usersWhoMaySeeDevice } from '../org/access';
 
 /** The live channel's alarm message (API.md "Live channel"). Groups do not exist yet: groupName is ''. */
 export function liveAlarmMessage(

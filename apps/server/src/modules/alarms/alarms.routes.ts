@@ -8,6 +8,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ok } from '../../lib/envelope';
 import { actorOf, requireCompany, requirePermission } from '../../plugins/auth';
+import { visibleDevices } from '../org/access';
 import { deleteAlarmSetting, listAlarmSettings, saveAlarmSetting } from './alarm-settings.service';
 import { getAlarmDetail, pageAlarms, resolveAlarm } from './alarms.service';
 
@@ -19,30 +20,47 @@ export const alarmRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/deviceAlarmRule/saveAlarmSetting',
     { ...canEdit, schema: { body: SaveAlarmSettingRequest } },
-    async (request) => ok(await saveAlarmSetting(app.db, actorOf(request), request.body)),
+    async (request) =>
+      ok(await saveAlarmSetting(app.db, actorOf(request), visibleDevices(request.auth), request.body)),
   );
   app.post(
     '/api/deviceAlarmRule/deleteAlarmSetting',
     { ...canEdit, schema: { body: AlarmIdRequest } },
     async (request) => {
-      await deleteAlarmSetting(app.db, actorOf(request), request.body.id);
+      await deleteAlarmSetting(app.db, actorOf(request), visibleDevices(request.auth), request.body.id);
       return ok(null);
     },
   );
   app.post(
     '/api/deviceAlarmRule/alarmList',
     { ...canView, schema: { body: AlarmSettingListRequest } },
-    async (request) => ok(await listAlarmSettings(app.db, requireCompany(request.auth), request.body)),
+    async (request) =>
+      ok(
+        await listAlarmSettings(
+          app.db,
+          requireCompany(request.auth),
+          visibleDevices(request.auth),
+          request.body,
+        ),
+      ),
   );
   app.post('/api/alarm/pageAlarms', { ...canView, schema: { body: PageAlarmsRequest } }, async (request) =>
-    ok(await pageAlarms(app.db, requireCompany(request.auth), request.body)),
+    ok(await pageAlarms(app.db, requireCompany(request.auth), visibleDevices(request.auth), request.body)),
   );
   app.post('/api/alarm/alarmDetail', { ...canView, schema: { body: AlarmIdRequest } }, async (request) =>
-    ok(await getAlarmDetail(app.db, requireCompany(request.auth), request.body.id)),
+    ok(
+      await getAlarmDetail(
+        app.db,
+        requireCompany(request.auth),
+        visibleDevices(request.auth),
+        request.body.id,
+      ),
+    ),
   );
   app.post(
     '/api/alarm/resolveAlarm',
     { ...canResolve, schema: { body: ResolveAlarmRequest } },
-    async (request) => ok(await resolveAlarm(app.db, actorOf(request), request.body)),
+    async (request) =>
+      ok(await resolveAlarm(app.db, actorOf(request), visibleDevices(request.auth), request.body)),
   );
 };

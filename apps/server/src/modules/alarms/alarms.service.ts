@@ -6,12 +6,13 @@ import type {
   ResolveAlarmRequest,
 } from '@coldchain/contract';
 import { ResolveState } from '@coldchain/contract';
-import { and, count, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
 import type { Db, Queryable } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import { idFromWire, idToWire } from '../../lib/ids';
 import { type Actor, recordAudit } from '../audit/audit.service';
 import { devices, sensors } from '../devices/devices.table';
+import { deviceIdsWhere } from '../org/access';
 import { alarmRecords } from './alarms.table';
 
 type RecordRow = typeof alarmRecords.$inferSelect;
@@ -66,9 +67,14 @@ function selectJoined(db: Queryable, where: SQL | undefined) {
 export async function pageAlarms(
   db: Db,
   companyId: number,
+  /** Devices the caller may see (org/access.ts). */
+  scope: SQL,
   query: PageAlarmsRequest,
 ): Promise<Page<AlarmRecordView>> {
-  const filters: SQL[] = [eq(alarmRecords.companyId, companyId)];
+  const filters: SQL[] = [
+    eq(alarmRecords.companyId, companyId),
+    sql`${alarmRecords.deviceId} IN ${deviceIdsWhere(scope)}`,
+  ];
   if (query.resolveState) filters.push(eq(alarmRecords.resolveState, query.resolveState));
   if (query.alarmType) filters.push(eq(alarmRecords.alarmType, query.alarmType));
   if (query.deviceId) filters.push(eq(alarmRecords.deviceId, idFromWire(query.deviceId)!));
@@ -91,21 +97,32 @@ export async function pageAlarms(
 async function findAlarm(
   db: Queryable,
   companyId: number,
+  scope: SQL,
   wireId: string,
   forUpdate = false,
 ): Promise<Joined> {
   const id = idFromWire(wireId);
   if (!id) throw new AppError('ALARM_NOT_FOUND');
-  const query = selectJoined(db, and(eq(alarmRecords.companyId, companyId), eq(alarmRecords.id, id))).limit(
-    1,
-  );
+  const query = selectJoined(
+    db,
+    and(
+      eq(alarmRecords.companyId, companyId),
+      eq(alarmRecords.id, id),
+      sql`${alarmRecords.deviceId} IN ${deviceIdsWhere(scope)}`,
+    ),
+  ).limit(1);
   const [row] = forUpdate ? await query.for('update', { of: alarmRecords }) : await query;
   if (!row) throw new AppError('ALARM_NOT_FOUND');
   return row;
 }
 
-export async function getAlarmDetail(db: Db, companyId: number, wireId: string): Promise<AlarmRecordView> {
-  return presentAlarm(await findAlarm(db, companyId, wireId));
+export async function getAlarmDetail(
+  db: Db,
+  companyId: number,
+  scope: SQL,
+  wireId: string,
+): Promise<AlarmRecordView> {
+  return presentAlarm(await findAlarm(db, companyId, scope, wireId));
 }
 
 /**
@@ -114,10 +131,10 @@ export async function getAlarmDetail(db: Db, companyId: number, wireId: string):
  * reminding and escalating. A normalized alarm (the value came back by itself) can still be
  * resolved, since it happened; a resolved or expired one cannot.
  */
-export async function resolveAlarm(db: Db, actor: Actor, input: ResolveAlarmRequest) {
+export async function resolveAlarm(db: Db, actor: Actor, scope: SQL, input: ResolveAlarmRequest) {
   const { companyId } = actor;
   return db.transaction(async (tx) => {
-    const alarm = await findAlarm(tx, companyId, input.id, true);
+    const alarm = await findAlarm(tx, companyId, scope, input.id, true);
     if (alarm.record.resolveState === ResolveState.Resolved) throw new AppError('ALARM_ALREADY_RESOLVED');
     if (alarm.record.resolveState === ResolveState.Expired) throw new AppError('ALARM_EXPIRED');
     const [updated] = await tx

@@ -6,6 +6,7 @@ import { AppError } from '../../lib/app-error';
 import { idFromWire, idToWire } from '../../lib/ids';
 import type { Auth } from '../../plugins/auth';
 import { recordAudit } from '../audit/audit.service';
+import { setUpCompanyOrganisation } from '../org/company-setup';
 import { users } from '../users/users.table';
 import { companies, companyMembers } from './companies.table';
 
@@ -71,9 +72,10 @@ export async function createCompanyWithAdmin(
       services: input.services ?? [],
     })
     .returning({ id: companies.id });
+  const { departmentId, roleId } = await setUpCompanyOrganisation(db, company!.id, input.name, userId);
   await db
     .insert(companyMembers)
-    .values({ companyId: company!.id, userId, isAdmin: true, legalPerson: true });
+    .values({ companyId: company!.id, userId, isAdmin: true, legalPerson: true, departmentId, roleId });
   return company!.id;
 }
 

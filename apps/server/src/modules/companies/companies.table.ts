@@ -12,7 +12,12 @@ export const companies = pgTable('companies', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
-/** Who belongs to which company. Roles and departments arrive with the accounts issue. */
+/**
+ * Who belongs to which company, in which department and with which role. `role_id` is null
+ * between joining and the person in charge giving a role: such a member sees only the home page.
+ * `department_id` and `role_id` point into modules/org (foreign keys are in the migration, not
+ * here, to keep the table modules free of import cycles).
+ */
 export const companyMembers = pgTable(
   'company_members',
   {
@@ -25,7 +30,14 @@ export const companyMembers = pgTable(
     isAdmin: boolean('is_admin').notNull().default(false),
     /** The legal person of the company (spec section 3, "legal-person flag"). */
     legalPerson: boolean('legal_person').notNull().default(false),
+    departmentId: bigint('department_id', { mode: 'number' }),
+    roleId: bigint('role_id', { mode: 'number' }),
     joinedAt: timestamp('joined_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.companyId, t.userId] }), index('company_members_user_idx').on(t.userId)],
+  (t) => [
+    primaryKey({ columns: [t.companyId, t.userId] }),
+    index('company_members_user_idx').on(t.userId),
+    index('company_members_department_idx').on(t.departmentId),
+    index('company_members_role_idx').on(t.roleId),
+  ],
 );

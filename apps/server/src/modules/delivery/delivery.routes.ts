@@ -6,7 +6,9 @@ import { AppError } from '../../lib/app-error';
 import { ok } from '../../lib/envelope';
 import { idFromWire, idToWire } from '../../lib/ids';
 import { requireCompany, requirePermission } from '../../plugins/auth';
+import { getAlarmDetail } from '../alarms/alarms.service';
 import { alarmNotifications, alarmRecords } from '../alarms/alarms.table';
+import { visibleDevices } from '../org/access';
 import { users } from '../users/users.table';
 import { notificationDeliveries } from './delivery.table';
 import { type DeliveryStatus, statusLabels } from './delivery-status';
@@ -80,14 +82,18 @@ export const deliveryRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/alarm/alarmNotifications',
     { preHandler: requirePermission('alarm:view'), schema: { body: AlarmIdRequest } },
-    async (request) =>
-      ok(
+    async (request) => {
+      const companyId = requireCompany(request.auth);
+      // The alarm must be one the caller may see: its detail call applies the device scope.
+      await getAlarmDetail(app.db, companyId, visibleDevices(request.auth), request.body.id);
+      return ok(
         await listAlarmNotifications(
           app.db,
-          requireCompany(request.auth),
+          companyId,
           request.body.id,
           request.language === 'cn' ? 'cn' : 'en',
         ),
-      ),
+      );
+    },
   );
 };

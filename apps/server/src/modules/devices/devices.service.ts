@@ -130,28 +130,29 @@ export async function addDevice(db: Db, actor: Actor, input: AddDeviceRequest) {
   return { id: idToWire(id), deviceKey };
 }
 
-export async function findDevice(db: Queryable, companyId: number, wireId: string): Promise<DeviceRow> {
+/** The device `wireId` if `scope` (a condition on `devices`, see org/access.ts) admits it. */
+export async function findDevice(db: Queryable, scope: SQL, wireId: string): Promise<DeviceRow> {
   const id = idFromWire(wireId);
   const [device] = id
     ? await db
         .select()
         .from(devices)
-        .where(and(eq(devices.companyId, companyId), eq(devices.id, id)))
+        .where(and(scope, eq(devices.id, id)))
         .limit(1)
     : [];
   if (!device) throw new AppError('DEVICE_NOT_FOUND');
   return device;
 }
 
-export async function getDeviceDetail(db: Db, companyId: number, wireId: string): Promise<DeviceView> {
-  const device = await findDevice(db, companyId, wireId);
+export async function getDeviceDetail(db: Db, scope: SQL, wireId: string): Promise<DeviceView> {
+  const device = await findDevice(db, scope, wireId);
   const rows = await db.select().from(sensors).where(eq(sensors.deviceId, device.id));
   return presentDevice(device, rows);
 }
 
 /** Issues a new key; the old one stops working at once (connected sessions are dropped). */
-export async function resetDeviceKey(db: Db, actor: Actor, wireId: string) {
-  const device = await findDevice(db, actor.companyId, wireId);
+export async function resetDeviceKey(db: Db, actor: Actor, scope: SQL, wireId: string) {
+  const device = await findDevice(db, scope, wireId);
   const deviceKey = newToken();
   await db.transaction(async (tx) => {
     await tx
@@ -165,12 +166,8 @@ export async function resetDeviceKey(db: Db, actor: Actor, wireId: string) {
   return { deviceKey };
 }
 
-export async function pageDevices(
-  db: Db,
-  companyId: number,
-  query: PageDevicesRequest,
-): Promise<Page<DeviceView>> {
-  const filters: SQL[] = [eq(devices.companyId, companyId)];
+export async function pageDevices(db: Db, scope: SQL, query: PageDevicesRequest): Promise<Page<DeviceView>> {
+  const filters: SQL[] = [scope];
   if (query.state) filters.push(eq(devices.state, query.state));
   const departmentId = idFromWire(query.departmentId);
   if (departmentId) filters.push(eq(devices.departmentId, departmentId));
@@ -214,11 +211,11 @@ export async function pageDevices(
 }
 
 /** Device count per state 1-6, every state present (the home page and the state tabs). */
-export async function countDevicesByState(db: Db, companyId: number): Promise<Record<string, number>> {
+export async function countDevicesByState(db: Db, scope: SQL): Promise<Record<string, number>> {
   const rows = await db
     .select({ state: devices.state, n: count() })
     .from(devices)
-    .where(eq(devices.companyId, companyId))
+    .where(scope)
     .groupBy(devices.state);
   const counts: Record<string, number> = { '1': 0, '2': 0, '3': 0, '4': 0, '5': 0, '6': 0 };
   for (const row of rows) counts[String(row.state)] = Number(row.n);
@@ -243,8 +240,13 @@ function editableOf(d: DeviceRow) {
   };
 }
 
-export async function editDevice(db: Db, actor: Actor, input: EditDeviceRequest): Promise<DeviceView> {
-  const device = await findDevice(db, actor.companyId, input.id);
+export async function editDevice(
+  db: Db,
+  actor: Actor,
+  scope: SQL,
+  input: EditDeviceRequest,
+): Promise<DeviceView> {
+  const device = await findDevice(db, scope, input.id);
   const updated = await db.transaction(async (tx) => {
     const [row] = await tx
       .update(devices)
@@ -278,8 +280,14 @@ export async function editDevice(db: Db, actor: Actor, input: EditDeviceRequest)
   return presentDevice(updated, rows);
 }
 
-export async function setDeviceRemark(db: Db, actor: Actor, wireId: string, remark: string): Promise<void> {
-  const device = await findDevice(db, actor.companyId, wireId);
+export async function setDeviceRemark(
+  db: Db,
+  actor: Actor,
+  scope: SQL,
+  wireId: string,
+  remark: string,
+): Promise<void> {
+  const device = await findDevice(db, scope, wireId);
   await db.transaction(async (tx) => {
     await tx.update(devices).set({ remark }).where(eq(devices.id, device.id));
     await recordAudit(tx, actor, {

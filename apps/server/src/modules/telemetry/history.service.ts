@@ -4,6 +4,7 @@ import { type Db, queryRows } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import { idFromWire } from '../../lib/ids';
 import { sensors } from '../devices/devices.table';
+import { deviceIdsWhere } from '../org/access';
 import { activationOverR, DEFAULT_ACTIVATION_ENERGY_KJ, mktFromSum } from './mkt';
 
 const HOUR = 3_600_000;
@@ -50,7 +51,8 @@ function sourceRows(sensorId: number, start: number, end: number, rollups: boole
  */
 export async function getHistoryData(
   db: Db,
-  companyId: number,
+  /** Devices the caller may see (org/access.ts `visibleDevices`). */
+  scope: SQL,
   input: HistoryDataRequest,
   activationEnergyKj = DEFAULT_ACTIVATION_ENERGY_KJ,
 ): Promise<HistoryData> {
@@ -59,7 +61,7 @@ export async function getHistoryData(
     ? await db
         .select({ id: sensors.id, type: sensors.type })
         .from(sensors)
-        .where(and(eq(sensors.companyId, companyId), eq(sensors.id, sensorId)))
+        .where(and(eq(sensors.id, sensorId), sql`${sensors.deviceId} IN ${deviceIdsWhere(scope)}`))
         .limit(1)
     : [];
   if (!sensor) throw new AppError('SENSOR_NOT_FOUND');
