@@ -8,6 +8,7 @@ export * from './envelope';
 export * from './feedback';
 export * from './headers';
 export * from './menus';
+export * from './org';
 export * from './permissions';
 export * from './registration';
 export * from './rules';

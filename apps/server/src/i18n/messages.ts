@@ -1,4 +1,8 @@
 import type { WireLanguage } from '@coldchain/contract';
+import { accountLabels, accountMessages } from './catalogues/account';
+import { auditLabels, auditMessages } from './catalogues/audit';
+import { devicesLabels, devicesMessages } from './catalogues/devices';
+import { orgLabels, orgMessages } from './catalogues/org';
 
 /**
  * Every message the server sends to a person, in English and Simplified Chinese. `{name}` is
@@ -6,6 +10,11 @@ import type { WireLanguage } from '@coldchain/contract';
  * sentences (`validation.*`) and rule sentences (`rule.*`) of spec section 5.
  */
 export const messages = {
+  // Each area keeps its own catalogue file (catalogues/), so that areas grow without touching this one.
+  ...orgMessages,
+  ...accountMessages,
+  ...auditMessages,
+  ...devicesMessages,
   OK: { en: 'Success', cn: '操作成功' },
   LOGIN_EXPIRED: { en: 'Login expired, please log in again', cn: '登录已过期，请重新登录' },
   LOGIN_FAILED: { en: 'Account or password is incorrect', cn: '账号或密码错误' },
@@ -192,6 +201,10 @@ export const fieldLabels: Record<string, Record<WireLanguage, string>> = {
   resolveType: { en: 'Resolve type', cn: '处理类型' },
   cause: { en: 'Cause', cn: '原因' },
   action: { en: 'Corrective action', cn: '处理措施' },
+  ...orgLabels,
+  ...accountLabels,
+  ...auditLabels,
+  ...devicesLabels,
 };
 
 export function translate(
