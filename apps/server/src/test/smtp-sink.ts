@@ -22,8 +22,10 @@ function bodyText(raw: string): string {
 }
 
 /** A real SMTP server on a free local port that hands out what it receives, in order, for tests. */
-export async function startSmtpSink() {
+export async function startSmtpSink(options: { port?: number } = {}) {
   const queue: ReceivedMail[] = [];
+  /** Every mail received, taken or not. */
+  const received: ReceivedMail[] = [];
   const waiting: ((mail: ReceivedMail) => void)[] = [];
   const server = new SMTPServer({
     authOptional: true,
@@ -33,6 +35,7 @@ export async function startSmtpSink() {
       stream.on('data', (chunk: Buffer) => (raw += chunk.toString()));
       stream.on('end', () => {
         const mail = { to: session.envelope.rcptTo.map((r) => r.address), raw, text: bodyText(raw) };
+        received.push(mail);
         const taker = waiting.shift();
         if (taker) taker(mail);
         else queue.push(mail);
@@ -40,10 +43,11 @@ export async function startSmtpSink() {
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', () => resolve()));
   const port = (server.server.address() as { port: number }).port;
   return {
     url: `smtp://127.0.0.1:${port}`,
+    received,
     /** The oldest mail not yet taken, waiting for one if none has arrived. */
     nextMail: () =>
       new Promise<ReceivedMail>((resolve) => {
