@@ -10,6 +10,7 @@ import { evaluateBackOnline, evaluateEvent, evaluateOffline } from './alarm-devi
 import { isActive } from './alarm-engine';
 import { VALUE_TYPES } from './alarm-rules';
 import { evaluateSensor, type OpenAlarm } from './alarm-sensor-evaluation';
+import { AlarmSettingsIndex } from './alarm-settings-index';
 import { type PendingPush, type SettingRow, syncDeviceStates, usersWhoMaySeeDevice } from './alarm-writer';
 import { alarmRecords, alarmSettings, alarmState } from './alarms.table';
 
@@ -21,12 +22,15 @@ import { alarmRecords, alarmSettings, alarmState } from './alarms.table';
  */
 export class AlarmEvaluator {
   private chain: Promise<void> = Promise.resolve();
+  private readonly settingsIndex: AlarmSettingsIndex;
 
   constructor(
     private readonly db: Db,
     private readonly hub: LiveHub,
     private readonly log: FastifyBaseLogger,
-  ) {}
+  ) {
+    this.settingsIndex = new AlarmSettingsIndex(db);
+  }
 
   /** Subscribes to ingest; returns the function that unsubscribes. */
   attach(ingest: IngestService): () => void {
@@ -35,12 +39,16 @@ export class AlarmEvaluator {
     return () => {
       stopReadings();
       stopEvents();
+      this.settingsIndex.close();
     };
   }
 
-  onReadings(readings: CommittedReading[]): Promise<void> {
+  onReadings(committed: CommittedReading[]): Promise<void> {
     return this.enqueue(async () => {
       const pushes: PendingPush[] = [];
+      // Readings of devices without any enabled setting cannot alarm: drop them before any query.
+      const alarming = new Set(await this.settingsIndex.withSettings(committed.map((r) => r.deviceId)));
+      const readings = committed.filter((r) => alarming.has(r.deviceId));
       for (const [companyId, list] of groupBy(readings, (r) => r.companyId)) {
         // Most readings have no setting: find that out without opening a transaction.
         const settings = await settingsOfDevices(

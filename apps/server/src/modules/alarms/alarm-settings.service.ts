@@ -16,6 +16,7 @@ import { companyMembers } from '../companies/companies.table';
 import { findDevice } from '../devices/devices.service';
 import { sensors } from '../devices/devices.table';
 import { deviceIdsWhere } from '../org/access';
+import { alarmSettingsChanged } from './alarm-settings-index';
 import { type SettingRow, syncDeviceStates } from './alarm-writer';
 import { alarmRecords, alarmSettings } from './alarms.table';
 
@@ -143,7 +144,7 @@ export async function saveAlarmSetting(
     notifierIds,
     enabled: input.enabled,
   };
-  return db.transaction(async (tx) => {
+  const saved = await db.transaction(async (tx) => {
     if (input.id === undefined) {
       const [row] = await tx.insert(alarmSettings).values(values).returning();
       await recordAudit(tx, actor, {
@@ -174,6 +175,8 @@ export async function saveAlarmSetting(
     await syncDeviceStates(tx, companyId, [...new Set([existing.deviceId, target.deviceId])]);
     return { id: idToWire(existing.id) };
   });
+  alarmSettingsChanged();
+  return saved;
 }
 
 export async function deleteAlarmSetting(db: Db, actor: Actor, scope: SQL, wireId: string): Promise<void> {
@@ -192,6 +195,7 @@ export async function deleteAlarmSetting(db: Db, actor: Actor, scope: SQL, wireI
       before: presentSetting(setting),
     });
   });
+  alarmSettingsChanged();
 }
 
 /**
