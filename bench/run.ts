@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openDatabase } from '../apps/server/src/db/client';
+import { benchAlarmLatency } from './alarm-latency.bench';
 import { benchHistory } from './history.bench';
 import { benchIngest } from './ingest.bench';
 
@@ -63,6 +64,23 @@ async function main() {
       await pgIngest.drop();
     }
   } else console.log('- PostgreSQL: skipped (no server at BENCH_DATABASE_URL)');
+
+  console.log(
+    '\n## Alarm latency: MQTT publish to live socket message, with ~10k readings/s of background load (goal: p50 20 ms or less, p99 100 ms or less)',
+  );
+  const latencyRuns: [string, Record<string, string>][] = [['embedded (PGlite)', {}]];
+  const pgLatency = await freshPostgres();
+  if (pgLatency) latencyRuns.push(['PostgreSQL', { DATABASE_URL: pgLatency.url }]);
+  try {
+    for (const [label, env] of latencyRuns) {
+      const a = await benchAlarmLatency(label, env);
+      console.log(
+        `- ${a.label}: p50 ${a.p50Ms} ms, p99 ${a.p99Ms} ms, max ${a.maxMs} ms (${a.samples} alarms; background ${a.backgroundReadingsPerSecond} readings/s acknowledged)`,
+      );
+    }
+  } finally {
+    await pgLatency?.drop();
+  }
 
   console.log(
     '\n## historyData over a year of 5-minute readings, maxPoints 1000 (goal: p95 15 ms or less); bytes per reading (goal: 60 or less)',

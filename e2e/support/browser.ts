@@ -43,6 +43,11 @@ export async function newPage(
     baseURL: state.baseUrl,
     viewport: { width: options.width ?? 1366, height: options.height ?? 900 },
   });
+  // One browser, as far as the server's abnormal-login check knows (apps/web keeps this id in
+  // local storage across logins): a fresh context per test must not look like a new device.
+  await context.addInitScript(() => {
+    if (!localStorage.getItem('deviceId')) localStorage.setItem('deviceId', 'e2e-chromium');
+  });
   const page = await context.newPage();
   return { context, page };
 }

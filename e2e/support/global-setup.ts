@@ -1,13 +1,16 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { startSmtpSink } from '../../apps/server/src/test/smtp-sink';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
+    /** Where the SMTP sink writes each mail the server sends, one JSON file per mail (support/mail.ts). */
+    mailDir: string;
   }
 }
 
@@ -46,6 +49,14 @@ export default async function setup(project: TestProject) {
   const port = await freePort();
   const mqttPort = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cc-e2e-'));
+  // A real SMTP server for the mails the server sends (registration codes, alarms); the spec
+  // files run in other processes, so mails are handed over as files.
+  const mailDir = mkdtempSync(path.join(tmpdir(), 'cc-e2e-mail-'));
+  const smtp = await startSmtpSink();
+  let mails = 0;
+  smtp.onMail((mail) => {
+    writeFileSync(path.join(mailDir, `${String(++mails).padStart(5, '0')}.json`), JSON.stringify(mail));
+  });
   let output = '';
   // One process (node --import tsx), so stopping it stops the server itself.
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
@@ -55,6 +66,7 @@ export default async function setup(project: TestProject) {
       PORT: String(port),
       MQTT_PORT: String(mqttPort),
       DATA_DIR: dataDir,
+      SMTP_URL: smtp.url,
       LOG_LEVEL: 'warn',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -64,10 +76,13 @@ export default async function setup(project: TestProject) {
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitForHealth(baseUrl, child, () => output);
   project.provide('baseUrl', baseUrl);
+  project.provide('mailDir', mailDir);
 
   return async () => {
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
+    await smtp.close();
     rmSync(dataDir, { recursive: true, force: true });
+    rmSync(mailDir, { recursive: true, force: true });
   };
 }

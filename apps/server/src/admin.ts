@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { openDatabase } from './db/client';
 import { ConfigError, loadConfig } from './lib/config';
 import { DataDirLockedError, lockDataDir } from './lib/data-dir-lock';
+import { isOrdersCommand, ORDERS_USAGE, runOrdersCommand } from './modules/billing/orders-admin';
 import { addInventory } from './modules/inventory/inventory.service';
 import { parseInventoryCsv } from './modules/inventory/inventory-csv';
 
@@ -10,11 +11,15 @@ const USAGE = `Usage: npm run admin -- inventory import <file.csv>
   inventory import   adds loggers to the device inventory (serials users can then add to a company).
                      CSV header: serial,model,version,channels
                      channels: type:unit:min:max joined by |, e.g. temperature:°C:-40:85|humidity:%RH:0:100
+  ${ORDERS_USAGE}
 Uses DATABASE_URL, or the embedded database in DATA_DIR (stop the server first).`;
 
 /** Operator commands that act on the database directly. */
 async function main(argv: string[]): Promise<number> {
   const [area, action, file] = argv;
+  if (area === 'orders' && isOrdersCommand(argv)) {
+    return withDatabase((db) => runOrdersCommand(db, argv, console.log, console.error));
+  }
   if (area !== 'inventory' || action !== 'import' || !file) {
     console.error(USAGE);
     return 2;
@@ -41,6 +46,22 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   } finally {
     await database.close();
+    unlock();
+  }
+}
+
+/** Opens the database the way the server does, holding the DATA_DIR lock while it is open. */
+async function withDatabase(work: (db: Awaited<ReturnType<typeof openDatabase>>['db']) => Promise<number>) {
+  const config = loadConfig();
+  const unlock = config.databaseUrl ? () => undefined : lockDataDir(config.dataDir, 'npm run admin');
+  try {
+    const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+    try {
+      return await work(database.db);
+    } finally {
+      await database.close();
+    }
+  } finally {
     unlock();
   }
 }

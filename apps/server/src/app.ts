@@ -9,22 +9,35 @@ import { AlarmEvaluator } from './modules/alarms/alarm-evaluator';
 import { alarmRoutes } from './modules/alarms/alarms.routes';
 import { auditRoutes } from './modules/audit/audit.routes';
 import { authRoutes } from './modules/auth/auth.routes';
+import { billingRoutes } from './modules/billing/billing.routes';
 import { companyRoutes } from './modules/companies/companies.routes';
+import { companyAdminRoutes } from './modules/companies/company-admin.routes';
 import { createDeliveryWorker } from './modules/delivery/delivery';
 import { deliveryRoutes } from './modules/delivery/delivery.routes';
 import type { DeliveryWorker } from './modules/delivery/delivery-worker';
 import { deviceRoutes } from './modules/devices/devices.routes';
 import { feedbackRoutes } from './modules/feedback/feedback.routes';
+import { fileRoutes } from './modules/files/files.routes';
+import { groupRoutes } from './modules/groups/groups.routes';
 import { DeviceDirectory } from './modules/ingest/device-directory';
 import { httpIngestRoutes } from './modules/ingest/http-ingest.routes';
 import { IngestService } from './modules/ingest/ingest.service';
 import { liveRoutes } from './modules/live/live.routes';
 import { LiveHub } from './modules/live/live-hub';
+import { noticeRoutes } from './modules/notices/notices.routes';
 import { createMailer } from './modules/notify/mailer';
+import { departmentRoutes } from './modules/org/departments.routes';
+import { joiningRoutes } from './modules/org/joining.routes';
+import { personnelRoutes } from './modules/org/personnel.routes';
+import { roleRoutes } from './modules/org/roles.routes';
+import { parameterRoutes } from './modules/parameters/parameters.routes';
+import { ParameterService } from './modules/parameters/parameters.service';
+import { profileRoutes } from './modules/profile/profile.routes';
+import { wechatAccount } from './modules/profile/wechat-account';
 import { registrationRoutes } from './modules/registration/registration.routes';
 import { systemRoutes } from './modules/system/system.routes';
 import { userRoutes } from './modules/users/users.routes';
-import { registerAuth } from './plugins/auth';
+import { recordRoutePermissions, registerAuth } from './plugins/auth';
 import { registerConsole } from './plugins/console';
 import { registerErrorHandling } from './plugins/errors';
 import { loggerOptions } from './plugins/logger';
@@ -37,6 +50,8 @@ declare module 'fastify' {
     deviceDirectory: DeviceDirectory;
     ingest: IngestService;
     alarms: AlarmEvaluator;
+    /** Parameter read/push down; brokers attach to `parameters.link` (modules/parameters). */
+    parameters: ParameterService;
     /** Alarm message delivery; server.ts starts it (tests start it, or call `deliverDue`). */
     delivery: DeliveryWorker;
   }
@@ -71,6 +86,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions): P
   app.decorate('hub', new LiveHub());
   app.decorate('deviceDirectory', new DeviceDirectory(database.db));
   app.decorate('ingest', new IngestService(database.db));
+  app.decorate('parameters', new ParameterService(database.db, config.parameterTimeoutMs, app.log));
   // The alarm engine listens to ingest from the start, so every app (tests included) alarms;
   // server.ts also feeds it the offline sweep's transitions.
   app.decorate('alarms', new AlarmEvaluator(database.db, app.hub, app.log));
@@ -97,6 +113,8 @@ export async function buildApp({ config, database, logger }: BuildAppOptions): P
 
   registerErrorHandling(app);
   registerAuth(app, database.db, config.sessionIdleMs);
+  // Before any route: the permission matrix test reads what every call requires from here.
+  recordRoutePermissions(app);
 
   await app.register(rateLimit, {
     global: false,
@@ -134,17 +152,32 @@ export async function buildApp({ config, database, logger }: BuildAppOptions): P
   await app.register(registrationRoutes, { mailer, codeRateLimitPerMinute: config.codeRateLimitPerMinute });
   await app.register(userRoutes);
   await app.register(companyRoutes);
+  await app.register(companyAdminRoutes);
+  await app.register(departmentRoutes);
+  await app.register(joiningRoutes);
   await app.register(feedbackRoutes);
+  await app.register(noticeRoutes);
+  await app.register(profileRoutes, {
+    wechat: config.wechatAccount ? wechatAccount(config.wechatAccount) : null,
+  });
+  await app.register(fileRoutes, { uploadDir: config.uploadDir });
   await app.register(auditRoutes);
   await app.register(deviceRoutes);
+  await app.register(groupRoutes);
+  await app.register(billingRoutes, { prices: config.prices });
+  await app.register(parameterRoutes);
   await app.register(httpIngestRoutes);
   await app.register(alarmRoutes);
   await app.register(deliveryRoutes);
+  await app.register(roleRoutes);
+  await app.register(personnelRoutes);
   await app.register(liveRoutes, { hub: app.hub, sessionIdleMs: config.sessionIdleMs });
 
   await registerConsole(app, config.webDist);
   app.addHook('onClose', async () => {
     app.hub.closeAll();
+    app.parameters.close();
+    await app.parameters.idle();
     await app.ingest.idle();
     detachAlarms();
     await app.alarms.idle();

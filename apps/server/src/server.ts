@@ -4,10 +4,13 @@ import { openDatabase } from './db/client';
 import { ConfigError, loadConfig } from './lib/config';
 import { DataDirLockedError, lockDataDir } from './lib/data-dir-lock';
 import { PortInUseError } from './lib/listen';
+import { startAccountCancellationSweep } from './modules/auth/account-cancellation';
 import { seedDemoFleet, startDemoFeed } from './modules/demo/demo-fleet';
 import { seedDemo } from './modules/demo/demo-seed';
 import { startDeviceBroker } from './modules/ingest/device-broker';
 import { connectExternalBroker } from './modules/ingest/external-broker';
+import { createMailer } from './modules/notify/mailer';
+import { startReminderSweep } from './modules/reminders/reminder-sweep';
 import { startOfflineSweep } from './modules/telemetry/offline-sweep';
 import { ensureReadingPartitions } from './modules/telemetry/partitions';
 
@@ -18,6 +21,10 @@ import { ensureReadingPartitions } from './modules/telemetry/partitions';
  */
 /** How often devices are checked for missed uploads. */
 const OFFLINE_SWEEP_MS = 30_000;
+/** How often idle accounts are checked for the cancellation warning and cancellation. */
+const ACCOUNT_SWEEP_MS = 6 * 3_600_000;
+/** Reminders (expiry, too few alarm recipients, low credit) are checked hourly. */
+const REMINDER_SWEEP_MS = 3_600_000;
 
 async function main() {
   const config = loadConfig();
@@ -41,6 +48,18 @@ async function main() {
     void app.alarms.onOffline(devices).then(() => app.delivery.wake());
   });
   app.addHook('onClose', async () => stopSweep());
+  // Spec section 9: accounts idle for 12 months are warned, then cancelled (modules/auth).
+  const sweepMailer = createMailer(config.smtpUrl, config.mailFrom);
+  const stopCancellation = startAccountCancellationSweep(database.db, sweepMailer, ACCOUNT_SWEEP_MS);
+  app.addHook('onClose', async () => {
+    stopCancellation();
+    sweepMailer?.close();
+  });
+  // Reminders as notices: expiring devices, too few alarm recipients, low credit (modules/reminders).
+  const stopReminders = startReminderSweep(database.db, REMINDER_SWEEP_MS, (err) =>
+    app.log.error({ err }, 'reminder sweep failed'),
+  );
+  app.addHook('onClose', async () => stopReminders());
   // Alarm messages: a queue on the database, polled and woken by the engine (modules/delivery).
   app.delivery.start();
 

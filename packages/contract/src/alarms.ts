@@ -223,6 +223,8 @@ export interface AlarmRecordView {
   lastValue: number | null;
   resolveState: number;
   resolverId: string | null;
+  /** The resolver's name (joined from users); null while unresolved. */
+  resolverName?: string | null;
   resolveTime: number | null;
   resolveType: string | null;
   cause: string | null;

@@ -7,15 +7,29 @@ const PageQuery = {
   endTime: z.coerce.number().int().nonnegative().optional(),
 };
 
+const UserId = z.coerce.string().regex(/^[1-9]\d{0,15}$/, { error: 'rule.id' });
+
 /** `/api/audit/pageOperationLog` */
 export const PageOperationLogRequest = z.object({
   ...PageQuery,
   action: z.string().trim().max(60).optional(),
+  /** Only the changes made by this person. */
+  userId: UserId.optional(),
+  /** Part of the target's id or type (`device`, `1024`). */
+  target: z.string().trim().max(100).optional(),
 });
 export type PageOperationLogRequest = z.infer<typeof PageOperationLogRequest>;
 
+/** Login status filter: 1 success, 0 failure. */
+const LoginStatus = z.coerce.number().int().min(0).max(1).optional();
+
 /** `/api/userLoginLog/pageUserLog` (own logins) and `auditPageUserLog` (everyone in the company). */
-export const PageLoginLogRequest = z.object({ ...PageQuery, account: z.string().trim().max(100).optional() });
+export const PageLoginLogRequest = z.object({
+  ...PageQuery,
+  /** Part of the account or of the user's name. */
+  account: z.string().trim().max(100).optional(),
+  status: LoginStatus,
+});
 export type PageLoginLogRequest = z.infer<typeof PageLoginLogRequest>;
 
 export interface LoginLogEntry {
@@ -31,3 +45,178 @@ export interface LoginLogEntry {
   location: string;
   time: number;
 }
+
+/** One entry of the operation log as `/api/audit/pageOperationLog` lists it. */
+export interface OperationLogEntry {
+  id: string;
+  seq: number;
+  userId: string | null;
+  /** The actor's name; empty for the platform itself. */
+  userName: string;
+  action: string;
+  targetType: string;
+  targetId: string;
+  before: unknown;
+  after: unknown;
+  reason: string;
+  ip: string;
+  time: number;
+}
+
+/** One broken link found by `/api/audit/verifyChain`. */
+export interface ChainProblem {
+  seq: number;
+  /**
+   * `edited`: the entry no longer matches its own hash; `missing`: entries before it are gone;
+   * `relinked`: the entry before it was rewritten together with a new hash.
+   */
+  kind: 'edited' | 'missing' | 'relinked';
+  detail: string;
+  /** When the entry at `seq` was written (epoch ms). */
+  time: number;
+  /** For `missing`: the first and last missing positions. */
+  missingFrom?: number;
+  missingTo?: number;
+}
+
+export interface ChainVerification {
+  ok: boolean;
+  checked: number;
+  problems: ChainProblem[];
+}
+
+export const AuditExportFormats = ['xlsx', 'csv'] as const;
+export type AuditExportFormat = (typeof AuditExportFormats)[number];
+/** Longest period one audit export may cover, and most rows in one file. */
+export const AUDIT_EXPORT_MAX_DAYS = 366;
+export const AUDIT_EXPORT_MAX_ROWS = 50_000;
+
+/** Spec section 5, "Export needs a time period and a file format"; the message is section 8's. */
+const ExportInstant = z.coerce.number({ error: 'rule.selectDevices' }).int().nonnegative();
+const ExportPeriod = {
+  startTime: ExportInstant,
+  endTime: ExportInstant,
+  format: z.enum(AuditExportFormats, { error: 'rule.exportFormat' }),
+  /** IANA zone the times in the file are written in; UTC when absent. */
+  timeZone: z.string().trim().max(64).refine(isTimeZone, { error: 'rule.timeZone' }).optional(),
+};
+
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function periodRules<T extends z.ZodType<{ startTime: number; endTime: number }>>(schema: T) {
+  return schema
+    .refine((r) => r.endTime > r.startTime, { error: 'rule.timeRange', path: ['endTime'] })
+    .refine((r) => r.endTime - r.startTime <= AUDIT_EXPORT_MAX_DAYS * 86_400_000, {
+      error: 'rule.exportPeriod',
+      path: ['endTime'],
+    });
+}
+
+/** `/api/userLoginLog/exportUserLog` and `auditExportUserLog`: the page's filters plus a period and format. */
+export const ExportLoginLogRequest = periodRules(
+  z.object({
+    ...ExportPeriod,
+    account: z.string().trim().max(100).optional(),
+    status: LoginStatus,
+  }),
+);
+export type ExportLoginLogRequest = z.infer<typeof ExportLoginLogRequest>;
+
+/** `/api/audit/exportOperationLog` */
+export const ExportOperationLogRequest = periodRules(
+  z.object({
+    ...ExportPeriod,
+    action: z.string().trim().max(60).optional(),
+    userId: UserId.optional(),
+    target: z.string().trim().max(100).optional(),
+  }),
+);
+export type ExportOperationLogRequest = z.infer<typeof ExportOperationLogRequest>;
+
+/**
+ * Names of the audited actions (`recordAudit` `action:` strings across the server), in both
+ * languages, so the operation log screen and its export say the same thing. An action missing
+ * here is shown as its code.
+ */
+export const auditActionTitles: Record<string, { en: string; cn: string }> = {
+  'alarm.resolve': { en: 'Resolve alarm', cn: '处理报警' },
+  'alarmSetting.create': { en: 'Add alarm setting', cn: '新增报警设置' },
+  'alarmSetting.edit': { en: 'Edit alarm setting', cn: '编辑报警设置' },
+  'alarmSetting.delete': { en: 'Delete alarm setting', cn: '删除报警设置' },
+  'company.create': { en: 'Create company', cn: '创建企业' },
+  'department.add': { en: 'Add department', cn: '新增部门' },
+  'department.edit': { en: 'Edit department', cn: '编辑部门' },
+  'department.delete': { en: 'Delete department', cn: '删除部门' },
+  'department.transferLeader': { en: 'Transfer person in charge', cn: '移交负责人' },
+  'device.add': { en: 'Add device', cn: '添加设备' },
+  'device.edit': { en: 'Edit device', cn: '编辑设备' },
+  'device.resetKey': { en: 'Reset device key', cn: '重置设备密钥' },
+  'device.setRemark': { en: 'Set device remark', cn: '设置设备备注' },
+  'group.add': { en: 'Add group', cn: '新增分组' },
+  'group.edit': { en: 'Edit group', cn: '编辑分组' },
+  'group.delete': { en: 'Delete group', cn: '删除分组' },
+  'group.move': { en: 'Move group', cn: '移动分组' },
+  'invitation.create': { en: 'Create invitation', cn: '创建邀请' },
+  'joinRequest.apply': { en: 'Apply to join', cn: '申请加入' },
+  'joinRequest.approve': { en: 'Approve application', cn: '通过申请' },
+  'joinRequest.reject': { en: 'Reject application', cn: '拒绝申请' },
+  'member.assignRole': { en: 'Assign role', cn: '分配角色' },
+  'member.joinByInvite': { en: 'Join by invitation', cn: '通过邀请加入' },
+  'member.move': { en: 'Move person to department', cn: '调整人员部门' },
+  'member.remove': { en: 'Remove person', cn: '移除人员' },
+  'role.add': { en: 'Add role', cn: '新增角色' },
+  'role.edit': { en: 'Edit role', cn: '编辑角色' },
+  'role.delete': { en: 'Delete role', cn: '删除角色' },
+  'device.transfer': { en: 'Transfer device', cn: '转移设备' },
+  'device.permission': { en: 'Set device permissions', cn: '设置设备权限' },
+  'device.exportData': { en: 'Export device data', cn: '导出设备数据' },
+  'company.rename': { en: 'Rename company', cn: '修改企业名称' },
+  'company.passwordRenewal': { en: 'Set password renewal', cn: '设置定期更换密码' },
+  'member.leave': { en: 'Leave company', cn: '退出企业' },
+  'user.updateProfile': { en: 'Update personal information', cn: '修改个人信息' },
+  'user.updatePassword': { en: 'Change password', cn: '修改密码' },
+  'user.setSignPassword': { en: 'Set signature password', cn: '设置签名密码' },
+  'user.changeSignPassword': { en: 'Change signature password', cn: '修改签名密码' },
+  'user.bindWeChat': { en: 'Bind WeChat', cn: '绑定微信' },
+  'user.unbindWeChat': { en: 'Unbind WeChat', cn: '解绑微信' },
+  'user.unbindWeChatOfficial': { en: 'Unbind WeChat official account', cn: '解绑微信公众号' },
+  'user.cancelInactive': { en: 'Cancel inactive account', cn: '注销长期未登录账号' },
+  'feedback.add': { en: 'Send feedback', cn: '提交反馈' },
+  'notice.read': { en: 'Read notice', cn: '阅读通知' },
+  'notice.readAll': { en: 'Read all notices', cn: '全部已读' },
+  'notice.delete': { en: 'Delete notice', cn: '删除通知' },
+  'audit.exportOperationLog': { en: 'Export operation log', cn: '导出操作日志' },
+  'audit.exportLoginLog': { en: 'Export login log', cn: '导出登录日志' },
+  'order.renewal': { en: 'Order device renewal', cn: '设备续费下单' },
+  'order.recovery': { en: 'Order data recovery', cn: '数据恢复下单' },
+  'order.cancel': { en: 'Cancel order', cn: '取消订单' },
+  'order.approve': { en: 'Approve order', cn: '审核通过订单' },
+  'order.reject': { en: 'Reject order', cn: '驳回订单' },
+  'device.pushParameters': { en: 'Push device parameters', cn: '下发设备参数' },
+  'device.parametersApplied': { en: 'Device applied parameters', cn: '设备已应用参数' },
+};
+
+/** Names of the kinds of thing an audited action changes. */
+export const auditTargetTitles: Record<string, { en: string; cn: string }> = {
+  alarm: { en: 'Alarm', cn: '报警' },
+  alarmSetting: { en: 'Alarm setting', cn: '报警设置' },
+  company: { en: 'Company', cn: '企业' },
+  department: { en: 'Department', cn: '部门' },
+  device: { en: 'Device', cn: '设备' },
+  group: { en: 'Group', cn: '分组' },
+  joinRequest: { en: 'Application', cn: '加入申请' },
+  role: { en: 'Role', cn: '角色' },
+  user: { en: 'Person', cn: '人员' },
+  feedback: { en: 'Feedback', cn: '反馈' },
+  notice: { en: 'Notice', cn: '通知' },
+  invitation: { en: 'Invitation', cn: '邀请' },
+  auditLog: { en: 'Audit trail', cn: '审计追踪' },
+  order: { en: 'Order', cn: '订单' },
+};

@@ -3,8 +3,8 @@ import { LoginType } from './enums';
 import { Account, Password } from './rules';
 
 /**
- * `/api/doLogin` (API.md): type 1 with `password`, type 2 with a verification `code` from
- * `/api/sendCode`. Address-code login (type 3) has its own call, `/api/doLoginCode`.
+ * `/api/doLogin` (API.md): type 1 with `password` (plus `code` when the answer asked for one,
+ * see LoginNeedsCode), type 2 with a verification `code` from `/api/sendCode`. Address-code login (type 3) has its own call, `/api/doLoginCode`.
  */
 export const LoginRequest = z
   .object({
@@ -17,6 +17,8 @@ export const LoginRequest = z
       .optional(),
     type: z.union([z.literal(LoginType.Password), z.literal(LoginType.Code)]).default(LoginType.Password),
     platform: z.coerce.number().int().min(1).max(3).default(1),
+    /** A stable id of the browser or phone (the console keeps one in local storage); else the user agent counts. */
+    deviceId: z.string().trim().min(8).max(100).optional(),
   })
   .refine((r) => r.type !== LoginType.Password || r.password !== undefined, {
     error: 'rule.required',

@@ -23,6 +23,9 @@ export const UpRecord = z.object({
   battery: z.number().min(0).max(100).optional(),
   power: z.enum(['mains', 'battery']).optional(),
   mode: z.enum(DeviceModes).default('normal'),
+  /** GPS position (WGS-84 degrees), optional; stored on the device when both are sent. */
+  lat: z.number().min(-90).max(90).optional(),
+  lng: z.number().min(-180).max(180).optional(),
 });
 export type UpRecord = z.infer<typeof UpRecord>;
 

@@ -55,6 +55,9 @@ export interface DeviceView {
   subAddress: string;
   region: string;
   address: string;
+  /** Latest GPS position (WGS-84) the device reported; null when it never did. */
+  lng?: number | null;
+  lat?: number | null;
   battery: number | null;
   power: string | null;
   mode: string;

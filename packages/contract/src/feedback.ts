@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { UPLOAD_URL_PATTERN } from './profile';
 
 /** `/api/user/addFeedback` (spec sections 3 and 7): content required, category 1-7 (default 7), up to 3 images. */
 export const FEEDBACK_MAX_IMAGES = 3;
@@ -7,13 +8,14 @@ export const FEEDBACK_DEFAULT_CATEGORY = 7;
 export const AddFeedbackRequest = z.object({
   content: z.string().trim().min(1).max(1000),
   category: z.coerce.number().int().min(1).max(7).default(FEEDBACK_DEFAULT_CATEGORY),
+  /** Comma-joined (spec section 3) or an array; each must be a file this server stored. */
   imgUrl: z
-    .string()
-    .max(2000)
+    .union([z.string().max(2000), z.array(z.string().max(200)).max(10)])
     .default('')
-    .refine((v) => v.split(',').filter(Boolean).length <= FEEDBACK_MAX_IMAGES, {
-      error: 'rule.feedbackImages',
-    }),
+    .transform((v) => (Array.isArray(v) ? v : v.split(',')).map((u) => u.trim()).filter(Boolean))
+    .refine((urls) => urls.length <= FEEDBACK_MAX_IMAGES, { error: 'rule.feedbackImages' })
+    .refine((urls) => urls.every((u) => UPLOAD_URL_PATTERN.test(u)), { error: 'rule.uploadUrl' })
+    .transform((urls) => urls.join(',')),
   source: z.literal(1).default(1),
 });
 export type AddFeedbackRequest = z.infer<typeof AddFeedbackRequest>;

@@ -162,6 +162,8 @@ export const MENU_TREE: MenuDefinition[] = [
     children: [
       page('loginLog', '/audit/loginLog', 'audit:view'),
       page('operationLog', '/audit/operationLog', 'audit:view'),
+      // Chain verification of the operation log (the issue's `audit` screen; `audit` names the directory).
+      page('auditChain', '/audit/auditChain', 'audit:view'),
     ],
   },
   {
@@ -255,6 +257,7 @@ export const menuTitles: Record<string, { en: string; cn: string }> = {
   audit: { en: 'Audit trail', cn: '审计追踪' },
   loginLog: { en: 'Login log', cn: '登录日志' },
   operationLog: { en: 'Operation log', cn: '操作日志' },
+  auditChain: { en: 'Integrity check', cn: '完整性校验' },
   dataCenter: { en: 'Data centre', cn: '数据中心' },
   statistics: { en: 'Statistics', cn: '统计分析' },
   dataBackup: { en: 'Data report backup', cn: '数据报表备份' },

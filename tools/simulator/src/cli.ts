@@ -3,6 +3,7 @@ import { ArgsError, parseArgs, type SimulatorArgs } from './args';
 import { FREEZER, FRIDGE } from './curve';
 import { DeviceRunner, type Outbound } from './device-runner';
 import { TYPICAL_OUTAGES } from './outages';
+import { answerParameterRequest, DEFAULT_PARAMETERS } from './parameters';
 import type { SimulatedDevice } from './payload';
 
 /**
@@ -40,6 +41,18 @@ function mqttSender(url: string, runners: DeviceRunner[]): Send {
             ? `${serial}: the platform refused the device (unknown serial or wrong key). Add it in the console and pass its key with --keys.`
             : `${serial}: ${error.message}`,
         );
+      });
+      // Answers parameter reads and pushes on cc/v1/<serial>/down (docs/device-protocol.md).
+      let parameters = DEFAULT_PARAMETERS;
+      client.on('connect', () => client.subscribe(`cc/v1/${serial}/down`, { qos: 1 }));
+      client.on('message', (topic, payload) => {
+        if (topic !== `cc/v1/${serial}/down`) return;
+        const answer = answerParameterRequest(parameters, payload.toString());
+        parameters = answer.parameters;
+        if (answer.ack) {
+          client.publish(`cc/v1/${serial}/ack`, JSON.stringify(answer.ack), { qos: 1 });
+          console.log(`${serial}: answered parameter request ${answer.ack.requestId} (ok: ${answer.ack.ok})`);
+        }
       });
       return [serial, client] as const;
     }),

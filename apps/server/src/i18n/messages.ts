@@ -1,8 +1,10 @@
 import type { WireLanguage } from '@coldchain/contract';
 import { accountLabels, accountMessages } from './catalogues/account';
 import { auditLabels, auditMessages } from './catalogues/audit';
+import { billingLabels, billingMessages } from './catalogues/billing';
 import { devicesLabels, devicesMessages } from './catalogues/devices';
 import { orgLabels, orgMessages } from './catalogues/org';
+import { profileLabels, profileMessages } from './catalogues/profile';
 
 /**
  * Every message the server sends to a person, in English and Simplified Chinese. `{name}` is
@@ -15,6 +17,8 @@ export const messages = {
   ...accountMessages,
   ...auditMessages,
   ...devicesMessages,
+  ...billingMessages,
+  ...profileMessages,
   OK: { en: 'Success', cn: '操作成功' },
   LOGIN_EXPIRED: { en: 'Login expired, please log in again', cn: '登录已过期，请重新登录' },
   LOGIN_FAILED: { en: 'Account or password is incorrect', cn: '账号或密码错误' },
@@ -205,6 +209,8 @@ export const fieldLabels: Record<string, Record<WireLanguage, string>> = {
   ...accountLabels,
   ...auditLabels,
   ...devicesLabels,
+  ...billingLabels,
+  ...profileLabels,
 };
 
 export function translate(

@@ -4,6 +4,7 @@ import type { MessageKey } from '../i18n/messages';
 /** Codes whose msgCode is not the generic 500 (spec section 8). */
 const msgCodeOf: Partial<Record<MessageKey, number>> = {
   LOGIN_EXPIRED: MsgCode.LoginExpired,
+  PASSWORD_CHANGE_FIRST: MsgCode.PasswordChangeRequired,
 };
 
 /**

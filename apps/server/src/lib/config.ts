@@ -1,8 +1,16 @@
 import path from 'node:path';
 import { z } from 'zod';
+import {
+  DEFAULT_RECOVERY_PRICES,
+  DEFAULT_RENEWAL_PRICES,
+  type PriceConfig,
+  parseTierPrices,
+  type TierPrices,
+} from '../modules/billing/prices';
 import type { TwilioConfig } from '../modules/delivery/channels/twilio';
 import type { WechatConfig } from '../modules/delivery/channels/wechat';
 import type { DeliveryOptions } from '../modules/delivery/delivery-worker';
+import type { WechatAccountConfig } from '../modules/profile/wechat-account';
 
 /**
  * The environment of API.md "Configuration", read and checked once at start. A bad value stops
@@ -14,10 +22,21 @@ const flag = z
 
 const port = z.coerce.number().int().min(0).max(65535);
 
+/** `basic:10,standard:15,elite:20,premium:30` (modules/billing/prices.ts). */
+const tierPrices = z.string().transform((text, ctx): TierPrices => {
+  const parsed = parseTierPrices(text);
+  if (typeof parsed === 'string') {
+    ctx.addIssue({ code: 'custom', message: parsed });
+    return z.NEVER;
+  }
+  return parsed;
+});
+
 const EnvSchema = z.object({
   PORT: port.default(8080),
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default('./data'),
+  UPLOAD_DIR: z.string().optional(),
   DATABASE_URL: z.string().url().optional(),
   MQTT_URL: z.string().url().optional(),
   MQTT_PORT: port.default(1883),
@@ -53,12 +72,20 @@ const EnvSchema = z.object({
   WECHAT_APP_ID: z.string().optional(),
   WECHAT_APP_SECRET: z.string().optional(),
   WECHAT_TEMPLATE_ID: z.string().optional(),
+  WECHAT_OAUTH_URL: z.string().url().default('https://open.weixin.qq.com'),
+  PRICE_RENEWAL_RM: tierPrices.prefault(DEFAULT_RENEWAL_PRICES),
+  PRICE_RECOVERY_RM: tierPrices.prefault(DEFAULT_RECOVERY_PRICES),
+  PARAMETER_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+  MAP_TILE_URL: z.string().default(''),
+  PUBLIC_MQTT_URL: z.string().url().optional(),
 });
 
 export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /** Uploaded files (profile pictures, feedback images, certificates); default `<dataDir>/uploads`. */
+  uploadDir: string;
   databaseUrl?: string;
   mqttUrl?: string;
   /** 0 picks a free port (tests); null turns the embedded broker off. */
@@ -83,6 +110,16 @@ export interface Config {
   twilio?: TwilioConfig;
   /** Set when WECHAT_APP_ID, WECHAT_APP_SECRET and WECHAT_TEMPLATE_ID are. */
   wechat?: WechatConfig;
+  /** Set when WECHAT_APP_ID and WECHAT_APP_SECRET are: binding a user's WeChat (OAuth code -> openid). */
+  wechatAccount?: WechatAccountConfig;
+  /** Renewal and data recovery prices per tier per month (modules/billing). */
+  prices: PriceConfig;
+  /** How long a parameter read or push waits for the device's ack before it failed. */
+  parameterTimeoutMs: number;
+  /** Map tile template (`https://tile.example.com/{z}/{x}/{y}.png`); empty = markers without tiles. */
+  mapTileUrl: string;
+  /** The MQTT address devices use, shown in the console; unset = derived from the request host. */
+  publicMqttUrl?: string;
 }
 
 export class ConfigError extends Error {}
@@ -100,6 +137,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     host: e.HOST,
     dataDir: path.resolve(e.DATA_DIR),
+    uploadDir: path.resolve(e.UPLOAD_DIR ?? path.join(e.DATA_DIR, 'uploads')),
     databaseUrl: e.DATABASE_URL,
     mqttUrl: e.MQTT_URL,
     mqttPort: e.MQTT_URL ? null : e.MQTT_PORT,
@@ -143,6 +181,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             appId: e.WECHAT_APP_ID,
             appSecret: e.WECHAT_APP_SECRET,
             templateId: e.WECHAT_TEMPLATE_ID,
+          }
+        : undefined,
+    prices: { renewal: e.PRICE_RENEWAL_RM, recovery: e.PRICE_RECOVERY_RM },
+    parameterTimeoutMs: e.PARAMETER_TIMEOUT_MS,
+    mapTileUrl: e.MAP_TILE_URL,
+    publicMqttUrl: e.PUBLIC_MQTT_URL,
+    wechatAccount:
+      e.WECHAT_APP_ID && e.WECHAT_APP_SECRET
+        ? {
+            baseUrl: e.WECHAT_BASE_URL,
+            oauthUrl: e.WECHAT_OAUTH_URL,
+            appId: e.WECHAT_APP_ID,
+            appSecret: e.WECHAT_APP_SECRET,
           }
         : undefined,
   };

@@ -2,10 +2,12 @@ import { toWireLanguage, type WireLanguage } from '@coldchain/contract';
 import { and, eq, gt } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/client';
+import type { MessageKey } from '../i18n/messages';
 import { AppError } from '../lib/app-error';
 import { idFromWire } from '../lib/ids';
 import { hashToken } from '../lib/tokens';
 import type { Actor } from '../modules/audit/audit.service';
+import { PASSWORD_CHANGE_CALLS } from '../modules/auth/session-scope';
 import { companies, companyMembers } from '../modules/companies/companies.table';
 import { loadMemberAccess } from '../modules/org/access';
 import { sessions, users } from '../modules/users/users.table';
@@ -27,6 +29,8 @@ export interface Auth {
   isDepartmentAdmin: boolean;
   authTags: ReadonlySet<string>;
   serviceTags: ReadonlySet<string>;
+  /** The session may only change the password (renewal due, msgCode 301; modules/auth). */
+  passwordChangeOnly?: boolean;
 }
 
 declare module 'fastify' {
@@ -34,6 +38,10 @@ declare module 'fastify' {
     language: WireLanguage;
     /** Set for every route that is not `config.public`. */
     auth: Auth;
+  }
+  interface FastifyInstance {
+    /** `METHOD /api/...` -> what the route requires; filled by `recordRoutePermissions`. */
+    routePermissions: ReadonlyMap<string, RoutePermission>;
   }
   interface FastifyContextConfig {
     /** The route needs no login (login itself, client configuration, health). */
@@ -96,6 +104,7 @@ export async function resolveAuth(
     isDepartmentAdmin: access?.isDepartmentAdmin ?? false,
     authTags: access?.authTags ?? new Set(),
     serviceTags: new Set(membership?.services ?? []),
+    passwordChangeOnly: row.session.scope === 'passwordChange',
   };
 }
 
@@ -124,6 +133,16 @@ export function registerAuth(app: FastifyInstance, db: Db, sessionIdleMs: number
       header(request, 'companyId'),
       sessionIdleMs,
     );
+    if (request.auth.passwordChangeOnly && !PASSWORD_CHANGE_CALLS.has(url)) {
+      throw new AppError('PASSWORD_CHANGE_FIRST');
+    }
+    // The route's tags are checked here too, before the body is validated, so that a caller
+    // without the right learns nothing about the call, not even which fields it takes.
+    const route = app.routePermissions?.get(`${request.method} ${url}`);
+    const required = route?.tags ?? [];
+    if (required.some((tag) => !request.auth.authTags.has(tag))) {
+      throw new AppError(route?.refusal ?? 'NO_PERMISSION');
+    }
   });
 }
 
@@ -133,11 +152,68 @@ export function requireCompany(auth: Auth): number {
   return auth.companyId;
 }
 
+/** A preHandler made by `requirePermission`: it carries its tag so the route table can be read. */
+export type PermissionCheck = ((request: FastifyRequest) => Promise<void>) & {
+  permissionTag: string;
+  /** The message of a refusal when the spec names one (top-up: "Cannot top up without permission"). */
+  refusal?: MessageKey;
+};
+
 /** A preHandler that admits only callers holding `tag` in the company in scope. */
-export function requirePermission(tag: string) {
-  return async (request: FastifyRequest) => {
+export function requirePermission(tag: string): PermissionCheck {
+  const check = async (request: FastifyRequest) => {
     if (!request.auth.authTags.has(tag)) throw new AppError('NO_PERMISSION');
   };
+  return Object.assign(check, { permissionTag: tag });
+}
+
+/** What the route table says about one call: public, or the tags its preHandlers require. */
+export interface RoutePermission {
+  method: string;
+  url: string;
+  public: boolean;
+  tags: string[];
+  /** The zod schema of the body, when the route declares one (the matrix tests build bodies from it). */
+  body: unknown;
+  /** The refusal message when it is not the generic "no permission" (see PermissionCheck). */
+  refusal?: MessageKey;
+}
+
+/** The tags required by a route's preHandlers (one function or a list of them). */
+function permissionTagsOf(preHandler: unknown): string[] {
+  const handlers = Array.isArray(preHandler) ? preHandler : preHandler ? [preHandler] : [];
+  return handlers
+    .map((h) => (h as Partial<PermissionCheck>).permissionTag)
+    .filter((tag): tag is string => typeof tag === 'string');
+}
+
+function refusalOf(preHandler: unknown): MessageKey | undefined {
+  const handlers = Array.isArray(preHandler) ? preHandler : preHandler ? [preHandler] : [];
+  return handlers.map((h) => (h as Partial<PermissionCheck>).refusal).find((r) => r !== undefined);
+}
+
+/**
+ * Records every `/api` route with what it requires, as `app.routePermissions`, so that the
+ * permission matrix test walks the real route table and a new call cannot escape it.
+ */
+export function recordRoutePermissions(app: FastifyInstance) {
+  const registry = new Map<string, RoutePermission>();
+  app.decorate('routePermissions', registry);
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/api/')) return;
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) {
+      if (method === 'HEAD') continue;
+      registry.set(`${method} ${route.url}`, {
+        method,
+        url: route.url,
+        public: Boolean((route.config as { public?: boolean } | undefined)?.public),
+        tags: permissionTagsOf(route.preHandler),
+        refusal: refusalOf(route.preHandler),
+        body: (route.schema as { body?: unknown } | undefined)?.body,
+      });
+    }
+  });
 }
 
 /** The acting user for audited changes in the company in scope. */

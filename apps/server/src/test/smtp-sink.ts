@@ -26,6 +26,7 @@ export async function startSmtpSink(options: { port?: number } = {}) {
   const queue: ReceivedMail[] = [];
   /** Every mail received, taken or not. */
   const received: ReceivedMail[] = [];
+  const observers: ((mail: ReceivedMail) => void)[] = [];
   const waiting: ((mail: ReceivedMail) => void)[] = [];
   const server = new SMTPServer({
     authOptional: true,
@@ -36,6 +37,7 @@ export async function startSmtpSink(options: { port?: number } = {}) {
       stream.on('end', () => {
         const mail = { to: session.envelope.rcptTo.map((r) => r.address), raw, text: bodyText(raw) };
         received.push(mail);
+        for (const observer of observers) observer(mail);
         const taker = waiting.shift();
         if (taker) taker(mail);
         else queue.push(mail);
@@ -48,6 +50,8 @@ export async function startSmtpSink(options: { port?: number } = {}) {
   return {
     url: `smtp://127.0.0.1:${port}`,
     received,
+    /** Calls `observer` with every mail from now on. */
+    onMail: (observer: (mail: ReceivedMail) => void) => observers.push(observer),
     /** The oldest mail not yet taken, waiting for one if none has arrived. */
     nextMail: () =>
       new Promise<ReceivedMail>((resolve) => {

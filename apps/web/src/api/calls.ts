@@ -1,5 +1,6 @@
 import {
   type AddFeedbackRequest,
+  type LoginNeedsCode,
   type LoginResult,
   LoginType,
   Platform,
@@ -16,14 +17,25 @@ export interface ClientConfig {
   helpUrl: string;
   contact: { phone: string; email: string; address: string };
   version: string;
+  /** Map tile template (MAP_TILE_URL); empty = markers on a plain grid. */
+  mapTileUrl?: string;
+  /** Where devices connect (openInterface page). */
+  deviceMqttUrl?: string;
+  deviceHttpUrl?: string;
 }
 
-export const doLogin = (account: string, password: string) =>
-  request<LoginResult>('/api/doLogin', {
+/** `extra.code` answers an abnormal-login check (the answer was `{ needCode: true }`). */
+export const doLogin = (
+  account: string,
+  password: string,
+  extra: { code?: string; deviceId?: string } = {},
+) =>
+  request<LoginResult | LoginNeedsCode>('/api/doLogin', {
     account,
     password,
     type: LoginType.Password,
     platform: Platform.Web,
+    ...extra,
   });
 
 export const logout = () => request<null>('/api/logout');
@@ -32,7 +44,8 @@ export const fetchUserCompanies = () => request<UserCompany[]>('/api/index/getUs
 export const switchUserCompany = (id: string) => request<null>('/api/index/switchUserCompany', { id });
 export const fetchUserPowers = () => request<UserPowers>('/api/index/getUserPowers');
 export const fetchUnreadNotices = () => request<{ count: number }>('/api/user/newUserNotice');
-export const addFeedback = (body: Omit<AddFeedbackRequest, 'imgUrl' | 'source'>) =>
-  request<{ id: string }>('/api/user/addFeedback', { ...body, imgUrl: '', source: 1 });
+/** Images are the paths `/api/device/addCalibrationImg` returned, comma-joined (spec section 3). */
+export const addFeedback = (body: Omit<AddFeedbackRequest, 'imgUrl' | 'source'>, images: string[] = []) =>
+  request<{ id: string }>('/api/user/addFeedback', { ...body, imgUrl: images.join(','), source: 1 });
 export const fetchClientConfig = () => request<ClientConfig>('/api/system/clientConfig');
 export const fetchEncryptionUser = () => request<{ ticket: string }>('/api/datav/getEncryptionUser');

@@ -125,9 +125,31 @@ function isEnvelope(body: unknown): body is EnvelopeLike {
 
 /** POSTs `body` as JSON to `path` and resolves with what spec section 8 says the caller gets. */
 export async function request<T = unknown>(path: string, body: unknown = {}): Promise<T> {
+  return send<T>(path, { method: 'POST', headers: buildHeaders(), body: JSON.stringify(body) });
+}
+
+/**
+ * POSTs one file as multipart field `file` (`/api/file/upload` answers `{ url }`), with the same
+ * headers (the browser sets the multipart Content-Type) and the same answer rules as `request`.
+ */
+export async function uploadFile<T = { url: string }>(
+  path: string,
+  file: Blob,
+  filename?: string,
+  /** Extra form fields, e.g. `{ purpose: 'avatar' }` for the server's size and type limits. */
+  fields: Record<string, string> = {},
+): Promise<T> {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  form.append('file', file, filename ?? (file instanceof File ? file.name : 'file'));
+  const { 'Content-Type': _json, ...headers } = buildHeaders();
+  return send<T>(path, { method: 'POST', headers, body: form });
+}
+
+async function send<T>(path: string, init: RequestInit): Promise<T> {
   let response: Response;
   try {
-    response = await fetch(path, { method: 'POST', headers: buildHeaders(), body: JSON.stringify(body) });
+    response = await fetch(path, init);
   } catch {
     const text = i18n.t('request.network');
     showError(text);

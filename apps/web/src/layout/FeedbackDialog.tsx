@@ -1,9 +1,10 @@
-import { FEEDBACK_DEFAULT_CATEGORY } from '@coldchain/contract';
-import { Form, Input, Modal, Select } from 'antd';
+import { FEEDBACK_DEFAULT_CATEGORY, FEEDBACK_MAX_IMAGES } from '@coldchain/contract';
+import { Form, Input, Modal, Select, type UploadFile } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { addFeedback } from '../api/calls';
 import { useNotify } from '../router/notify';
+import { ImageUploadList, uploadedUrl } from './ImageUploadList';
 
 interface FeedbackForm {
   content: string;
@@ -12,19 +13,23 @@ interface FeedbackForm {
 
 const CATEGORIES = [1, 2, 3, 4, 5, 6, 7];
 
-/** Feedback dialog (spec section 3): content required up to 1000 characters, category 1-7. */
+/** Feedback dialog (spec section 3): content required up to 1000 characters, category 1-7, up to 3 images. */
 export function FeedbackDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation();
   const notify = useNotify();
   const [form] = Form.useForm<FeedbackForm>();
   const [busy, setBusy] = useState(false);
+  const [images, setImages] = useState<UploadFile[]>([]);
+  const uploading = images.some((f) => f.status === 'uploading');
 
   const submit = async (values: FeedbackForm) => {
     setBusy(true);
     try {
-      await addFeedback({ content: values.content.trim(), category: values.category });
+      const urls = images.map(uploadedUrl).filter((url): url is string => url !== null);
+      await addFeedback({ content: values.content.trim(), category: values.category }, urls);
       notify({ type: 'success', content: t('feedback.success'), duration: 3 });
       form.resetFields();
+      setImages([]);
       onClose();
     } catch {
       // Shown by the request wrapper; the dialog stays open so nothing typed is lost.
@@ -40,6 +45,7 @@ export function FeedbackDialog({ open, onClose }: { open: boolean; onClose: () =
       okText={t('feedback.submit')}
       cancelText={t('feedback.cancel')}
       confirmLoading={busy}
+      okButtonProps={{ disabled: uploading }}
       onOk={() => form.submit()}
       onCancel={onClose}
       destroyOnHidden
@@ -62,6 +68,9 @@ export function FeedbackDialog({ open, onClose }: { open: boolean; onClose: () =
             data-testid="feedback-category"
             options={CATEGORIES.map((value) => ({ value, label: t(`feedback.categories.${value}`) }))}
           />
+        </Form.Item>
+        <Form.Item label={t('feedback.images')} extra={t('feedback.imagesHint')}>
+          <ImageUploadList files={images} onChange={setImages} max={FEEDBACK_MAX_IMAGES} />
         </Form.Item>
       </Form>
     </Modal>

@@ -160,7 +160,10 @@ describe('sidebar', () => {
   it('a hidden detail page highlights its activeMenu parent and gets a breadcrumb', async () => {
     stubServer();
     await openApp('/deviceManagement/monitoringDevice/monitoringDeviceDetail');
-    expect(screen.getByTestId('page-title')).toHaveTextContent('Monitor detail');
+    // The detail page is loaded on first visit (page-registry), so its title comes a little later.
+    expect(await screen.findByTestId('page-title', {}, { timeout: 5000 })).toHaveTextContent(
+      'Monitor detail',
+    );
     const selected = screen.getByTestId('sidebar').querySelector('.ant-menu-item-selected');
     expect(selected).toHaveTextContent('Monitors');
     expect(screen.getByTestId('breadcrumb')).toHaveTextContent('Device management');

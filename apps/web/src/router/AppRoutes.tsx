@@ -4,17 +4,23 @@ import type { ReactElement } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { AppLayout } from '../layout/AppLayout';
 import { flattenMenus } from '../layout/menu-model';
+import ForgetPage from '../pages/account/ForgetPage';
+import QrConfirmPage from '../pages/account/QrConfirmPage';
+import RegisterPage from '../pages/account/RegisterPage';
+import UpdatePasswordPage from '../pages/account/UpdatePasswordPage';
 import { PublicComingSoonPage } from '../pages/coming-soon';
 import HomePage from '../pages/home';
 import LoginPage from '../pages/login';
 import NotFoundPage from '../pages/not-found';
+import AddTeamPage from '../pages/org/add-team';
+import InvitePage from '../pages/org/invite';
 import { useAccessToken, usePowers } from '../session/queries';
 import { PageFor } from './page-registry';
 import { RequestBridge, ScrollToTop } from './RequestBridge';
 import { RequireAuth } from './RequireAuth';
 
 /** Public routes of spec section 2 that later issues fill in. */
-const PUBLIC_COMING_SOON = ['register', 'forget', 'invite', 'addTeam', 'updatePassword', 'screen', 'screen2'];
+const PUBLIC_COMING_SOON = ['screen', 'screen2'];
 
 /**
  * Routes built from the server's menus: pages (shown or hidden) render their screen, directories
@@ -64,6 +70,19 @@ export function AppRoutes() {
       <Routes>
         <Route path="/login" element={<LoginPage />} />
         <Route path="/404" element={<NotFoundPage />} />
+        <Route path="/invite" element={<InvitePage />} />
+        <Route path="/addTeam" element={<AddTeamPage />} />
+        <Route path="/register" element={<RegisterPage />} />
+        <Route path="/forget" element={<ForgetPage />} />
+        <Route path="/updatePassword" element={<UpdatePasswordPage />} />
+        <Route
+          path="/qrConfirm"
+          element={
+            <RequireAuth>
+              <QrConfirmPage />
+            </RequireAuth>
+          }
+        />
         {PUBLIC_COMING_SOON.map((name) => (
           <Route
             key={name}

@@ -39,8 +39,8 @@ describe('routes (spec sections 2 and 8)', () => {
   it('a permission route renders its translated title and says it is coming', async () => {
     localStorage.setItem('accessToken', 't');
     stubServer();
-    renderApp('/audit/loginLog');
-    expect(await screen.findByTestId('page-title')).toHaveTextContent('Login log');
+    renderApp('/dataCenter/statistics');
+    expect(await screen.findByTestId('page-title')).toHaveTextContent('Statistics');
     expect(screen.getByText('This page is coming soon.')).toBeInTheDocument();
   });
 
@@ -92,8 +92,8 @@ describe('routes (spec sections 2 and 8)', () => {
 
   it('public pages without a screen yet say so honestly', async () => {
     stubServer();
-    renderApp('/register');
-    expect(await screen.findByTestId('page-title')).toHaveTextContent('Register');
+    renderApp('/screen');
+    expect(await screen.findByTestId('page-title')).toHaveTextContent('Data screen');
     expect(screen.getByText('This page is coming soon.')).toBeInTheDocument();
     expect(screen.queryByTestId('sidebar')).toBeNull();
   });

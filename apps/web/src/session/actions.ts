@@ -1,4 +1,4 @@
-import { Limits } from '@coldchain/contract';
+import { Limits, type LoginNeedsCode } from '@coldchain/contract';
 import type { QueryClient } from '@tanstack/react-query';
 import Cookies from 'js-cookie';
 import { doLogin, fetchUserCompanies, fetchUserInfo, logout } from '../api/calls';
@@ -33,8 +33,21 @@ export function rememberedCredentials(): { account: string; password: string } |
  * Logs in and picks the company in scope: the last used one (spec section 1), else the first.
  * The user info and companies go into the cache so the layout does not ask twice.
  */
-export async function logIn(queryClient: QueryClient, account: string, password: string): Promise<void> {
-  const { accessToken } = await doLogin(account, password);
+export async function logIn(
+  queryClient: QueryClient,
+  account: string,
+  password: string,
+  extra: { code?: string; deviceId?: string } = {},
+): Promise<LoginNeedsCode | null> {
+  const answer = await doLogin(account, password, extra);
+  // An abnormal login (new device or IP, recent failures): the page asks for the code sent.
+  if ('needCode' in answer) return answer;
+  await startSession(queryClient, answer.accessToken);
+  return null;
+}
+
+/** Stores a token from any login (password, QR, address code) and loads the session around it. */
+export async function startSession(queryClient: QueryClient, accessToken: string): Promise<void> {
   clearSession();
   queryClient.removeQueries({ queryKey: ['session'] });
   setAccessToken(accessToken);

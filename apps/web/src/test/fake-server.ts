@@ -66,10 +66,18 @@ export function stubServer(options: FakeServerOptions = {}) {
     '/api/index/switchUserCompany': () => null,
     '/api/user/addFeedback': () => ({ id: 'f1' }),
     '/api/datav/getEncryptionUser': () => ({ ticket: 'tkt' }),
+    // The monitor detail's parameters panel asks for the latest parameter request.
+    '/api/device/parameterState': () => null,
   };
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const path = String(input);
-    const body = init?.body ? (JSON.parse(String(init.body)) as Record<string, unknown>) : {};
+    // Uploads send multipart: handlers then see the form fields (files as File objects).
+    const body =
+      init?.body instanceof FormData
+        ? Object.fromEntries(init.body.entries())
+        : init?.body
+          ? (JSON.parse(String(init.body)) as Record<string, unknown>)
+          : {};
     const override = options.overrides?.[path];
     if (override instanceof Response) return override.clone();
     if (override) return envelope(override(body));

@@ -7,12 +7,14 @@ import type {
 } from '@coldchain/contract';
 import { ResolveState } from '@coldchain/contract';
 import { and, count, desc, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { Db, Queryable } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import { idFromWire, idToWire } from '../../lib/ids';
 import { type Actor, recordAudit } from '../audit/audit.service';
 import { devices, sensors } from '../devices/devices.table';
 import { deviceIdsWhere } from '../org/access';
+import { users } from '../users/users.table';
 import { alarmRecords } from './alarms.table';
 
 type RecordRow = typeof alarmRecords.$inferSelect;
@@ -22,9 +24,20 @@ interface Joined {
   deviceSerial: string;
   deviceName: string;
   channelName: string | null;
+  /** The resolver's display name, so the list and detail need no member lookup. */
+  resolverName: string | null;
 }
 
-export function presentAlarm({ record: r, deviceSerial, deviceName, channelName }: Joined): AlarmRecordView {
+/** Users joined as the resolver of an alarm. */
+const resolvers = alias(users, 'resolvers');
+
+export function presentAlarm({
+  record: r,
+  deviceSerial,
+  deviceName,
+  channelName,
+  resolverName,
+}: Joined): AlarmRecordView {
   return {
     id: idToWire(r.id),
     deviceId: idToWire(r.deviceId),
@@ -41,6 +54,7 @@ export function presentAlarm({ record: r, deviceSerial, deviceName, channelName 
     lastValue: r.lastValue,
     resolveState: r.resolveState,
     resolverId: r.resolverId === null ? null : idToWire(r.resolverId),
+    resolverName: r.resolverId === null ? null : resolverName,
     resolveTime: r.resolveTime?.getTime() ?? null,
     resolveType: r.resolveType,
     cause: r.cause,
@@ -56,10 +70,12 @@ function selectJoined(db: Queryable, where: SQL | undefined) {
       deviceSerial: devices.serial,
       deviceName: devices.name,
       channelName: sensors.name,
+      resolverName: resolvers.name,
     })
     .from(alarmRecords)
     .innerJoin(devices, eq(devices.id, alarmRecords.deviceId))
     .leftJoin(sensors, eq(sensors.id, alarmRecords.sensorId))
+    .leftJoin(resolvers, eq(resolvers.id, alarmRecords.resolverId))
     .where(where);
 }
 
@@ -137,7 +153,7 @@ export async function resolveAlarm(db: Db, actor: Actor, scope: SQL, input: Reso
     const alarm = await findAlarm(tx, companyId, scope, input.id, true);
     if (alarm.record.resolveState === ResolveState.Resolved) throw new AppError('ALARM_ALREADY_RESOLVED');
     if (alarm.record.resolveState === ResolveState.Expired) throw new AppError('ALARM_EXPIRED');
-    const [updated] = await tx
+    await tx
       .update(alarmRecords)
       .set({
         resolveState: ResolveState.Resolved,
@@ -147,8 +163,7 @@ export async function resolveAlarm(db: Db, actor: Actor, scope: SQL, input: Reso
         cause: input.cause,
         action: input.action,
       })
-      .where(and(eq(alarmRecords.companyId, companyId), eq(alarmRecords.id, alarm.record.id)))
-      .returning();
+      .where(and(eq(alarmRecords.companyId, companyId), eq(alarmRecords.id, alarm.record.id)));
     await recordAudit(tx, actor, {
       action: 'alarm.resolve',
       targetType: 'alarm',
@@ -161,6 +176,7 @@ export async function resolveAlarm(db: Db, actor: Actor, scope: SQL, input: Reso
         action: input.action,
       },
     });
-    return presentAlarm({ ...alarm, record: updated! });
+    // Read back through the join so the answer carries the resolver's name.
+    return presentAlarm(await findAlarm(tx, companyId, scope, input.id));
   });
 }

@@ -263,6 +263,7 @@ describe('alarm settings and records (routes)', () => {
       deviceSerial: f.device.serial,
       alarmType: 'overLimit',
       resolveState: 1,
+      resolverName: null,
     });
 
     const before = Date.now();
@@ -275,11 +276,22 @@ describe('alarm settings and records (routes)', () => {
     expect(resolved.body.data).toMatchObject({
       resolveState: 3,
       resolverId: String(f.company.admin.id),
+      resolverName: 'Company Admin',
       resolveType: 'handled',
       cause: 'Door open',
       action: 'Closed it',
     });
     expect((resolved.body.data as { resolveTime: number }).resolveTime).toBeGreaterThanOrEqual(before - 1000);
+    // The list and the detail name the resolver, not only the id.
+    const afterDetail = await call(ctx.app, '/api/alarm/alarmDetail', { id: f.alarmId }, f.as);
+    expect(afterDetail.body.data).toMatchObject({ resolverName: 'Company Admin' });
+    const afterPage = await call<{ list: { id: string; resolverName: string | null }[] }>(
+      ctx.app,
+      '/api/alarm/pageAlarms',
+      { pageNum: 1, pageSize: 10 },
+      f.as,
+    );
+    expect(afterPage.body.data.list.find((a) => a.id === f.alarmId)?.resolverName).toBe('Company Admin');
     const [entry] = await ctx.app.db
       .select()
       .from(auditLog)

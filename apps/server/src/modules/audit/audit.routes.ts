@@ -1,17 +1,77 @@
-import { PageLoginLogRequest, PageOperationLogRequest } from '@coldchain/contract';
+import {
+  ExportLoginLogRequest,
+  ExportOperationLogRequest,
+  PageLoginLogRequest,
+  PageOperationLogRequest,
+} from '@coldchain/contract';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ok } from '../../lib/envelope';
-import { requireCompany, requirePermission } from '../../plugins/auth';
-import { pageOperationLog, verifyAuditChain } from './audit.service';
+import { actorOf, requireCompany, requirePermission } from '../../plugins/auth';
+import { pageOperationLog, recordAudit, verifyAuditChain } from './audit.service';
+import { exportLoginLog, exportOperationLog } from './audit-exports';
+import { contentDisposition, type ExportFile } from './export-file';
 import { pageLoginLog } from './login-log.service';
 
+/** An export is the raw file, not an envelope (docs/API.md); errors still come as envelopes. */
+function sendFile(reply: FastifyReply, file: ExportFile) {
+  return reply
+    .header('Content-Type', file.contentType)
+    .header('Content-Disposition', contentDisposition(file.filename))
+    .header('Cache-Control', 'no-store')
+    .send(file.body);
+}
+
+/**
+ * Two views of the login log: the plain calls show one's own attempts (every user, no right
+ * needed); the `audit*` calls show every attempt on the accounts of the company's members,
+ * failures included, to holders of audit:view (page) and audit:export (file).
+ */
 export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
+  /**
+   * Taking the company's trail away is itself on the trail (who, which period, how many rows);
+   * one's own login history is not company data and is not recorded.
+   */
+  async function auditExport(
+    request: FastifyRequest,
+    action: string,
+    query: { startTime: number; endTime: number; format: string },
+    file: ExportFile,
+  ) {
+    const { startTime, endTime, format, ...filters } = query;
+    await app.db.transaction((tx) =>
+      recordAudit(tx, actorOf(request), {
+        action,
+        targetType: 'auditLog',
+        targetId: requireCompany(request.auth),
+        after: { startTime, endTime, format, filters, rows: file.rowCount },
+      }),
+    );
+    return file;
+  }
+
   const canView = { preHandler: requirePermission('audit:view') };
+  const canExport = { preHandler: requirePermission('audit:export') };
 
   app.post(
     '/api/audit/pageOperationLog',
     { ...canView, schema: { body: PageOperationLogRequest } },
     async (request) => ok(await pageOperationLog(app.db, requireCompany(request.auth), request.body)),
+  );
+
+  app.post(
+    '/api/audit/exportOperationLog',
+    { ...canExport, schema: { body: ExportOperationLogRequest } },
+    async (request, reply) =>
+      sendFile(
+        reply,
+        await auditExport(
+          request,
+          'audit.exportOperationLog',
+          request.body,
+          await exportOperationLog(app.db, requireCompany(request.auth), request.body, request.language),
+        ),
+      ),
   );
 
   /** Recomputes the company's chain and points at any edited or missing entry. */
@@ -21,7 +81,18 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
 
   /** One's own login history: every user may see it. */
   app.post('/api/userLoginLog/pageUserLog', { schema: { body: PageLoginLogRequest } }, async (request) =>
-    ok(await pageLoginLog(app.db, { userId: request.auth.userId }, request.body)),
+    ok(await pageLoginLog(app.db, { userId: request.auth.userId }, request.body, request.language)),
+  );
+
+  /** One's own login history as a file. */
+  app.post(
+    '/api/userLoginLog/exportUserLog',
+    { schema: { body: ExportLoginLogRequest } },
+    async (request, reply) =>
+      sendFile(
+        reply,
+        await exportLoginLog(app.db, { userId: request.auth.userId }, request.body, request.language),
+      ),
   );
 
   /** Every login into the company, for auditors. */
@@ -29,6 +100,33 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/userLoginLog/auditPageUserLog',
     { ...canView, schema: { body: PageLoginLogRequest } },
     async (request) =>
-      ok(await pageLoginLog(app.db, { companyId: requireCompany(request.auth) }, request.body)),
+      ok(
+        await pageLoginLog(
+          app.db,
+          { companyId: requireCompany(request.auth) },
+          request.body,
+          request.language,
+        ),
+      ),
+  );
+
+  app.post(
+    '/api/userLoginLog/auditExportUserLog',
+    { ...canExport, schema: { body: ExportLoginLogRequest } },
+    async (request, reply) =>
+      sendFile(
+        reply,
+        await auditExport(
+          request,
+          'audit.exportLoginLog',
+          request.body,
+          await exportLoginLog(
+            app.db,
+            { companyId: requireCompany(request.auth) },
+            request.body,
+            request.language,
+          ),
+        ),
+      ),
   );
 };

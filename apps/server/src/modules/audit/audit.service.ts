@@ -1,6 +1,8 @@
-import { and, asc, count, desc, eq, gte, lte, type SQL, sql } from 'drizzle-orm';
+import type { ChainProblem, ChainVerification, OperationLogEntry } from '@coldchain/contract';
+import { and, asc, count, desc, eq, gte, ilike, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { Db, Queryable } from '../../db/client';
 import { idToWire } from '../../lib/ids';
+import { users } from '../users/users.table';
 import { auditLog } from './audit.table';
 import { type ChainedFields, entryHash, GENESIS_HASH } from './audit-chain';
 
@@ -62,18 +64,8 @@ export async function recordAudit(tx: Queryable, actor: Actor, entry: AuditEntry
   });
 }
 
-export interface ChainProblem {
-  seq: number;
-  /**
-   * `edited`: the entry no longer matches its own hash; `missing`: entries before it are gone;
-   * `relinked`: the entry before it was rewritten together with a new hash.
-   */
-  kind: 'edited' | 'missing' | 'relinked';
-  detail: string;
-}
-
 /** Walks the company's chain from the start and lists every edited or missing entry (first 100). */
-export async function verifyAuditChain(db: Db, companyId: number) {
+export async function verifyAuditChain(db: Db, companyId: number): Promise<ChainVerification> {
   const problems: ChainProblem[] = [];
   let expectedSeq = 1;
   let prevHash = GENESIS_HASH;
@@ -87,14 +79,18 @@ export async function verifyAuditChain(db: Db, companyId: number) {
       .limit(1000);
     if (rows.length === 0) break;
     for (const row of rows) {
+      const time = row.createdAt.getTime();
       if (row.seq !== expectedSeq) {
         problems.push({
           seq: row.seq,
           kind: 'missing',
           detail: `entries ${expectedSeq}-${row.seq - 1} are missing`,
+          time,
+          missingFrom: expectedSeq,
+          missingTo: row.seq - 1,
         });
       } else if (row.prevHash !== prevHash) {
-        problems.push({ seq: row.seq, kind: 'relinked', detail: `entry ${row.seq - 1} was rewritten` });
+        problems.push({ seq: row.seq, kind: 'relinked', detail: `entry ${row.seq - 1} was rewritten`, time });
       }
       const fields: ChainedFields = {
         companyId: row.companyId,
@@ -107,10 +103,10 @@ export async function verifyAuditChain(db: Db, companyId: number) {
         after: row.after,
         reason: row.reason,
         ip: row.ip,
-        createdAt: row.createdAt.getTime(),
+        createdAt: time,
       };
       if (entryHash(row.prevHash, fields) !== row.hash) {
-        problems.push({ seq: row.seq, kind: 'edited', detail: 'content does not match its hash' });
+        problems.push({ seq: row.seq, kind: 'edited', detail: 'content does not match its hash', time });
       }
       prevHash = row.hash;
       expectedSeq = row.seq + 1;
@@ -121,44 +117,84 @@ export async function verifyAuditChain(db: Db, companyId: number) {
   return { ok: problems.length === 0, checked, problems: problems.slice(0, 100) };
 }
 
-export interface OperationLogQuery {
-  pageNum: number;
-  pageSize: number;
+export interface OperationLogFilters {
   startTime?: number;
   endTime?: number;
   action?: string;
+  userId?: string;
+  target?: string;
 }
 
-export async function pageOperationLog(db: Db, companyId: number, query: OperationLogQuery) {
+export interface OperationLogQuery extends OperationLogFilters {
+  pageNum: number;
+  pageSize: number;
+}
+
+function whereOf(companyId: number, query: OperationLogFilters): SQL | undefined {
   const filters: SQL[] = [eq(auditLog.companyId, companyId)];
   if (query.startTime !== undefined) filters.push(gte(auditLog.createdAt, new Date(query.startTime)));
   if (query.endTime !== undefined) filters.push(lte(auditLog.createdAt, new Date(query.endTime)));
   if (query.action) filters.push(eq(auditLog.action, query.action));
-  const where = and(...filters);
-  const [total] = await db.select({ n: count() }).from(auditLog).where(where);
-  const rows = await db
-    .select()
+  if (query.userId) filters.push(eq(auditLog.userId, Number(query.userId)));
+  if (query.target) {
+    const pattern = `%${query.target.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    filters.push(or(ilike(auditLog.targetType, pattern), ilike(auditLog.targetId, pattern)) as SQL);
+  }
+  return and(...filters);
+}
+
+function selectEntries(db: Db, where: SQL | undefined) {
+  return db
+    .select({ log: auditLog, name: users.name })
     .from(auditLog)
+    .leftJoin(users, eq(users.id, auditLog.userId))
     .where(where)
-    .orderBy(desc(auditLog.seq))
+    .orderBy(desc(auditLog.seq));
+}
+
+function toEntry({
+  log,
+  name,
+}: {
+  log: typeof auditLog.$inferSelect;
+  name: string | null;
+}): OperationLogEntry {
+  return {
+    id: idToWire(log.id),
+    seq: log.seq,
+    userId: log.userId === null ? null : idToWire(log.userId),
+    userName: name ?? '',
+    action: log.action,
+    targetType: log.targetType,
+    targetId: log.targetId,
+    before: log.before,
+    after: log.after,
+    reason: log.reason,
+    ip: log.ip,
+    time: log.createdAt.getTime(),
+  };
+}
+
+export async function countOperationLog(db: Db, companyId: number, query: OperationLogFilters) {
+  const [total] = await db.select({ n: count() }).from(auditLog).where(whereOf(companyId, query));
+  return Number(total?.n ?? 0);
+}
+
+export async function pageOperationLog(db: Db, companyId: number, query: OperationLogQuery) {
+  const total = await countOperationLog(db, companyId, query);
+  const rows = await selectEntries(db, whereOf(companyId, query))
     .limit(query.pageSize)
     .offset((query.pageNum - 1) * query.pageSize);
-  return {
-    list: rows.map((r) => ({
-      id: idToWire(r.id),
-      seq: r.seq,
-      userId: r.userId === null ? null : idToWire(r.userId),
-      action: r.action,
-      targetType: r.targetType,
-      targetId: r.targetId,
-      before: r.before,
-      after: r.after,
-      reason: r.reason,
-      ip: r.ip,
-      time: r.createdAt.getTime(),
-    })),
-    total: Number(total?.n ?? 0),
-    pageNum: query.pageNum,
-    pageSize: query.pageSize,
-  };
+  return { list: rows.map(toEntry), total, pageNum: query.pageNum, pageSize: query.pageSize };
+}
+
+/** The entries of a period, newest first, at most `limit` (the export checks the count first). */
+export async function listOperationLog(
+  db: Db,
+  companyId: number,
+  query: OperationLogFilters,
+  limit: number,
+): Promise<OperationLogEntry[]> {
+  const rows = await selectEntries(db, whereOf(companyId, query)).limit(limit);
+  return rows.map(toEntry);
 }

@@ -61,5 +61,7 @@ export const loginLog = pgTable(
   (t) => [
     index('login_log_company_time_idx').on(t.companyId, t.createdAt),
     index('login_log_user_idx').on(t.userId),
+    // Failed attempts per account in the last hour decide the login backoff.
+    index('login_log_account_time_idx').on(t.account, t.createdAt),
   ],
 );

@@ -1,4 +1,4 @@
-import type { LoginLogEntry, Page } from '@coldchain/contract';
+import type { ChainVerification, LoginLogEntry, Page } from '@coldchain/contract';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { call, useTestApp } from '../../test/build-app';
@@ -117,7 +117,7 @@ describe('operation log', () => {
     } finally {
       await ctx.app.db.execute(sql`alter table audit_log enable trigger audit_log_no_change`);
     }
-    const { body } = await call<{ ok: boolean; problems: { seq: number; kind: string }[] }>(
+    const { body } = await call<ChainVerification>(
       ctx.app,
       '/api/audit/verifyChain',
       {},
@@ -129,6 +129,9 @@ describe('operation log', () => {
       [6, 'missing'],
       [7, 'relinked'],
     ]);
+    // Each problem says when its entry was written; a gap says which positions are gone.
+    expect(body.data.problems[1]).toMatchObject({ missingFrom: 5, missingTo: 5 });
+    for (const problem of body.data.problems) expect(problem.time).toBeGreaterThan(Date.now() - 60_000);
   });
 
   it('shows a company only its own trail, and only to holders of audit:view', async () => {

@@ -1,10 +1,11 @@
-import type { LoginLogEntry, PageLoginLogRequest } from '@coldchain/contract';
-import { and, count, desc, eq, gte, ilike, inArray, lte, type SQL } from 'drizzle-orm';
+import type { LoginLogEntry, PageLoginLogRequest, WireLanguage } from '@coldchain/contract';
+import { and, count, desc, eq, gte, ilike, inArray, lte, or, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { idToWire } from '../../lib/ids';
 import { companyMembers } from '../companies/companies.table';
 import { users } from '../users/users.table';
 import { loginLog } from './audit.table';
+import { locateIp, locationLabel } from './ip-location';
 
 export interface LoginAttempt {
   account: string;
@@ -28,19 +29,29 @@ export async function recordLoginAttempt(db: Db, attempt: LoginAttempt): Promise
     status: attempt.success ? 1 : 0,
     reason: attempt.reason ?? '',
     ip: attempt.ip,
+    location: locateIp(attempt.ip),
   });
 }
 
 /**
- * A page of login attempts: `scope.userId` for one's own history, `scope.companyId` for the
- * logins of every member of the company (the audit variant).
+ * Whose logins a caller sees: `userId` for one's own history (every attempt on one's account,
+ * whichever company), `companyId` for the audit variant: every attempt on the account of a
+ * member of the company.
  */
-export async function pageLoginLog(
-  db: Db,
-  scope: { userId: number } | { companyId: number },
-  query: PageLoginLogRequest,
-) {
-  // The audit variant shows the logins of the company's members, whichever company they then chose.
+export type LoginLogScope = { userId: number } | { companyId: number };
+
+export interface LoginLogFilters {
+  startTime?: number;
+  endTime?: number;
+  account?: string;
+  status?: number;
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+function whereOf(db: Db, scope: LoginLogScope, query: LoginLogFilters): SQL | undefined {
   const filters: SQL[] = [
     'userId' in scope
       ? eq(loginLog.userId, scope.userId)
@@ -54,19 +65,19 @@ export async function pageLoginLog(
   ];
   if (query.startTime !== undefined) filters.push(gte(loginLog.createdAt, new Date(query.startTime)));
   if (query.endTime !== undefined) filters.push(lte(loginLog.createdAt, new Date(query.endTime)));
-  if (query.account)
-    filters.push(ilike(loginLog.account, `%${query.account.replace(/[\\%_]/g, (c) => `\\${c}`)}%`));
-  const where = and(...filters);
-  const [total] = await db.select({ n: count() }).from(loginLog).where(where);
-  const rows = await db
-    .select({ log: loginLog, name: users.name })
-    .from(loginLog)
-    .leftJoin(users, eq(users.id, loginLog.userId))
-    .where(where)
-    .orderBy(desc(loginLog.createdAt), desc(loginLog.id))
-    .limit(query.pageSize)
-    .offset((query.pageNum - 1) * query.pageSize);
-  const list: LoginLogEntry[] = rows.map(({ log, name }) => ({
+  if (query.status !== undefined) filters.push(eq(loginLog.status, query.status));
+  if (query.account) {
+    const pattern = `%${escapeLike(query.account)}%`;
+    filters.push(or(ilike(loginLog.account, pattern), ilike(users.name, pattern)) as SQL);
+  }
+  return and(...filters);
+}
+
+function toEntry(
+  { log, name }: { log: typeof loginLog.$inferSelect; name: string | null },
+  language: WireLanguage,
+): LoginLogEntry {
+  return {
     id: idToWire(log.id),
     userId: log.userId === null ? null : idToWire(log.userId),
     account: log.account,
@@ -76,8 +87,56 @@ export async function pageLoginLog(
     status: log.status,
     reason: log.reason,
     ip: log.ip,
-    location: log.location,
+    location: locationLabel(log.location, language),
     time: log.createdAt.getTime(),
-  }));
-  return { list, total: Number(total?.n ?? 0), pageNum: query.pageNum, pageSize: query.pageSize };
+  };
+}
+
+function selectEntries(db: Db, where: SQL | undefined) {
+  return db
+    .select({ log: loginLog, name: users.name })
+    .from(loginLog)
+    .leftJoin(users, eq(users.id, loginLog.userId))
+    .where(where)
+    .orderBy(desc(loginLog.createdAt), desc(loginLog.id));
+}
+
+export async function countLoginLog(db: Db, scope: LoginLogScope, query: LoginLogFilters) {
+  const [total] = await db
+    .select({ n: count() })
+    .from(loginLog)
+    .leftJoin(users, eq(users.id, loginLog.userId))
+    .where(whereOf(db, scope, query));
+  return Number(total?.n ?? 0);
+}
+
+/** A page of login attempts, newest first; the location is written in the caller's language. */
+export async function pageLoginLog(
+  db: Db,
+  scope: LoginLogScope,
+  query: PageLoginLogRequest,
+  language: WireLanguage = 'en',
+) {
+  const total = await countLoginLog(db, scope, query);
+  const rows = await selectEntries(db, whereOf(db, scope, query))
+    .limit(query.pageSize)
+    .offset((query.pageNum - 1) * query.pageSize);
+  return {
+    list: rows.map((row) => toEntry(row, language)),
+    total,
+    pageNum: query.pageNum,
+    pageSize: query.pageSize,
+  };
+}
+
+/** Every attempt of the period, newest first, at most `limit` of them (the export checks the count first). */
+export async function listLoginLog(
+  db: Db,
+  scope: LoginLogScope,
+  query: LoginLogFilters,
+  language: WireLanguage,
+  limit: number,
+) {
+  const rows = await selectEntries(db, whereOf(db, scope, query)).limit(limit);
+  return rows.map((row) => toEntry(row, language));
 }

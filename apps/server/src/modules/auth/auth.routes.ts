@@ -4,6 +4,7 @@ import { translate } from '../../i18n/messages';
 import { ok } from '../../lib/envelope';
 import type { Mailer } from '../notify/mailer';
 import { login, logout } from './auth.service';
+import { loginAnswer, loginSecurityRoutes } from './login-security.routes';
 import { checkResetCode, resetPassword, sendAccountCode, verifyAccount } from './recovery.service';
 
 export interface AuthRoutesOptions {
@@ -25,9 +26,23 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       config: { public: true, rateLimit: { max: options.loginRateLimitPerMinute, timeWindow: '1 minute' } },
       schema: { body: LoginRequest },
     },
-    async (request) =>
-      ok(await login(app.db, { ...request.body, ip: request.ip ?? '' }, options.sessionIdleMs)),
+    async (request) => {
+      const outcome = await login(
+        app.db,
+        options.mailer,
+        {
+          ...request.body,
+          ip: request.ip ?? '',
+          userAgent: request.headers['user-agent'],
+          language: request.language,
+        },
+        options.sessionIdleMs,
+      );
+      return loginAnswer(outcome, request.language);
+    },
   );
+
+  await app.register(loginSecurityRoutes, options);
 
   app.post('/api/logout', async (request) => {
     await logout(app.db, request.auth.sessionId);

@@ -9,6 +9,8 @@ export const companies = pgTable('companies', {
   address: text('address').notNull().default(''),
   /** Services the supplier has enabled for this company (`service:*` tags). */
   services: text('services').array().notNull().default([]),
+  /** Members must renew their password every 90 days (spec section 9). */
+  passwordRenewal: boolean('password_renewal').notNull().default(false),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 

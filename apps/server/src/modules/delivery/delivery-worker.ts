@@ -243,6 +243,8 @@ export class DeliveryWorker {
         account: users.account,
         email: users.email,
         phone: users.phone,
+        wechatOpenId: users.wechatOpenId,
+        wechatFollowed: users.wechatFollowed,
         content: alarmRecords.content,
         alarmTime: alarmRecords.alarmTime,
       })
@@ -255,6 +257,8 @@ export class DeliveryWorker {
       name: context.name,
       email: context.email ?? (context.account.includes('@') ? context.account : null),
       phone: context.phone ?? (context.account.includes('@') ? null : context.account),
+      wechatOpenId: context.wechatOpenId,
+      wechatFollowed: context.wechatFollowed,
     };
     const to = adapter.address(recipient);
     if (!to) return { status: DeliveryStatus.NoRecipient, error: null };

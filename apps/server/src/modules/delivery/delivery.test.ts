@@ -53,12 +53,19 @@ describe('alarm delivery', () => {
   beforeEach(() => twilio.reset());
 
   /** A company with credit, an admin with a phone, a rule on `channels`, and one alarm raised over HTTP. */
-  async function raiseAlarm(channels: string[], options: { credit?: number; phone?: string } = {}) {
+  async function raiseAlarm(
+    channels: string[],
+    options: { credit?: number; phone?: string; wechatOpenId?: string } = {},
+  ) {
     const f = await alarmFixture(ctx.app);
     if (options.credit !== 0) await grantCredit(ctx.app.db, f.company.id, options.credit ?? 100);
     await ctx.app.db
       .update(users)
-      .set({ phone: options.phone ?? '+8613800138000' })
+      .set({
+        phone: options.phone ?? '+8613800138000',
+        // Bound in the personal centre and following the official account.
+        ...(options.wechatOpenId ? { wechatOpenId: options.wechatOpenId, wechatFollowed: true } : {}),
+      })
       .where(eq(users.id, f.company.admin.id));
     expect((await f.save({ channels })).body.msgCode).toBe(200);
     const now = Date.now();
@@ -86,8 +93,11 @@ describe('alarm delivery', () => {
   const statusesOf = async (alarmId: number) =>
     Object.fromEntries((await rowsOf(alarmId)).map((r) => [r.channel, r.status]));
 
-  it('reading out of range -> alarm -> e-mail at the SMTP server and SMS, call and WhatsApp at Twilio, credit debited', async () => {
-    const a = await raiseAlarm(['email', 'sms', 'call', 'whatsapp', 'wechat']);
+  it('reading out of range -> alarm -> e-mail at the SMTP server, SMS, call and WhatsApp at Twilio, WeChat template message, credit debited', async () => {
+    const wechatSendsBefore = wechat.sends.length;
+    const a = await raiseAlarm(['email', 'sms', 'call', 'whatsapp', 'wechat'], {
+      wechatOpenId: 'oWX-OPENID-ADMIN-1',
+    });
     expect(await statusesOf(a.record.id)).toMatchObject({ email: 'pending', sms: 'pending' });
     const mail = smtp.nextMail();
     await ctx.app.delivery.deliverDue();
@@ -132,9 +142,21 @@ describe('alarm delivery', () => {
       sms: ['sent', 1],
       call: ['sent', 1],
       whatsapp: ['sent', 1],
-      // Users have no WeChat openid yet.
-      wechat: ['no recipient address', 1],
+      wechat: ['sent', 1],
     });
+    // The WeChat template message went to the admin's bound openid (WeChat costs no credit).
+    const wechatSends = wechat.sends.slice(wechatSendsBefore);
+    expect(wechatSends).toHaveLength(1);
+    expect(wechatSends[0]!.token).toBe('TOKEN-1');
+    expect(wechatSends[0]!.body).toMatchObject({
+      touser: 'oWX-OPENID-ADMIN-1',
+      template_id: 'TPL-1',
+      client_msg_id: expect.stringMatching(/^alarm-notification-\d+$/),
+    });
+    expect(JSON.stringify(wechatSends[0]!.body.data)).toContain(
+      'Temperature 1 of Vaccine fridge 1 is 9.4 °C, above the limit 8 °C',
+    );
+    expect(rows.find((r) => r.channel === 'wechat')!.delivery!.providerId).toBe('200228332');
     expect(rows.find((r) => r.channel === 'sms')!.delivery!.providerId).toMatch(/^SM/);
 
     // SMS: 1 credit per 70 characters (the body is 78), call, e-mail, WhatsApp 1 each.
@@ -176,7 +198,7 @@ describe('alarm delivery', () => {
     });
     expect(byChannel.sms!.sentAt).toEqual(expect.any(Number));
     expect(byChannel.email!.recipient).toMatch(/^u\*\*\*@example\.com$/);
-    expect(byChannel.wechat).toMatchObject({ status: 'no recipient address', recipient: '', sentAt: null });
+    expect(byChannel.wechat).toMatchObject({ status: 'sent', recipient: 'oWX-OPENID****IN-1', attempts: 1 });
 
     // Another company cannot read them.
     const stranger = await alarmFixture(ctx.app, 'Other fridge');
@@ -428,10 +450,28 @@ describe('alarm delivery', () => {
     expect(await creditBalance(ctx.app.db, a.company.id)).toBe(100);
   });
 
-  it('WeChat adapter: access token, then the template message (for when users have an openid)', async () => {
+  it('WeChat: a user without a bound openid, or who turned the messages off, gets no message', async () => {
+    const unbound = await raiseAlarm(['wechat']);
+    const sendsBefore = wechat.sends.length;
+    await ctx.app.delivery.deliverDue();
+    expect(await statusesOf(unbound.record.id)).toEqual({ wechat: 'no recipient address' });
+
+    const muted = await raiseAlarm(['wechat'], { wechatOpenId: 'oWX-OPENID-MUTED' });
+    await ctx.app.db.update(users).set({ wechatFollowed: false }).where(eq(users.id, muted.company.admin.id));
+    await ctx.app.delivery.deliverDue();
+    expect(await statusesOf(muted.record.id)).toEqual({ wechat: 'no recipient address' });
+    expect(wechat.sends.length).toBe(sendsBefore);
+  });
+
+  it('WeChat adapter: the address is the followed openid; access token, then the template message', async () => {
     const adapter = wechatChannel(wechatConfig, 1_000);
     expect(adapter.configured).toBe(true);
-    expect(adapter.address({ userId: 1, name: 'x', email: 'a@b.c', phone: '+8613800138000' })).toBeNull();
+    const person = { userId: 1, name: 'x', email: 'a@b.c', phone: '+8613800138000' };
+    expect(adapter.address(person)).toBeNull();
+    expect(adapter.address({ ...person, wechatOpenId: 'OPENID-1', wechatFollowed: false })).toBeNull();
+    expect(adapter.address({ ...person, wechatOpenId: 'OPENID-1', wechatFollowed: true })).toBe('OPENID-1');
+    const tokensBefore = wechat.tokenRequests.length;
+    const sendsBefore = wechat.sends.length;
     const message = {
       to: 'OPENID-1',
       subject: 'S',
@@ -441,8 +481,8 @@ describe('alarm delivery', () => {
     };
     expect(await adapter.send(message)).toBe('200228332');
     expect(await adapter.send(message)).toBe('200228332');
-    expect(wechat.tokenRequests).toHaveLength(1); // cached
-    expect(wechat.sends[0]).toEqual({
+    expect(wechat.tokenRequests).toHaveLength(tokensBefore + 1); // cached
+    expect(wechat.sends[sendsBefore]).toEqual({
       token: 'TOKEN-1',
       body: {
         touser: 'OPENID-1',

@@ -1,4 +1,10 @@
-import type { DeviceView, HistoryData, Page } from '@coldchain/contract';
+import type {
+  DeviceView,
+  GroupingDepartment,
+  GroupWithDevices,
+  HistoryData,
+  Page,
+} from '@coldchain/contract';
 import { describe, expect, it } from 'vitest';
 import { call, useTestApp } from '../../test/build-app';
 import { login } from '../../test/factories';
@@ -31,6 +37,37 @@ describe('demo fleet', () => {
       { token },
     );
     expect(counts.body.data).toMatchObject({ '1': 10, '2': 1, '4': 1 });
+
+    // Spread over two departments and their groups: every monitor is in a group, none loose.
+    const grouping = await call<GroupingDepartment[]>(ctx.app, '/api/group/groupDevices', {}, { token });
+    const serialsOf = (groups: GroupWithDevices[]): string[] =>
+      groups.flatMap((g) => [...g.devices.map((d) => d.serial), ...serialsOf(g.children)]);
+    const byName = Object.fromEntries(
+      grouping.body.data.map((d) => [
+        d.name,
+        {
+          groups: d.groups.map((g) => g.name),
+          serials: serialsOf(d.groups),
+          loose: d.devices.length,
+          state: d.state,
+        },
+      ]),
+    );
+    expect(byName.Pharmacy).toEqual({
+      groups: ['Blood and samples', 'Vaccine fridges', 'Wards and labs'],
+      serials: expect.arrayContaining(['DEMO0001', 'DEMO0005', 'DEMO0011', 'DEMO0012']),
+      loose: 0,
+      state: 2,
+    });
+    expect(byName.Pharmacy!.serials).toHaveLength(8);
+    expect(byName['Cold Store']).toEqual({
+      groups: ['Cold rooms', 'Retail and transport'],
+      serials: expect.arrayContaining(['DEMO0007', 'DEMO0008', 'DEMO0009', 'DEMO0010']),
+      loose: 0,
+      state: 1,
+    });
+    expect(byName['Cold Store']!.serials).toHaveLength(4);
+    expect(grouping.body.data).toHaveLength(3);
 
     const unplugged = page.body.data.list.find((d) => d.serial === 'DEMO0011')!;
     expect(unplugged.state).toBe(4);

@@ -1,6 +1,6 @@
 import { FREEZER, FRIDGE } from '@coldchain/simulator/curve';
 import { backfillRecords, recordAt, type SimulatedDevice } from '@coldchain/simulator/payload';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { addDevice } from '../devices/devices.service';
 import { devices, sensors } from '../devices/devices.table';
@@ -8,6 +8,8 @@ import type { DeviceDirectory } from '../ingest/device-directory';
 import type { IngestService } from '../ingest/ingest.service';
 import { addInventory, type InventoryItem } from '../inventory/inventory.service';
 import type { InventoryChannel } from '../inventory/inventory.table';
+import { type DemoGroup, seedDemoOrganisation } from './demo-organisation';
+import { placeDemoDevices } from './demo-positions';
 
 const HISTORY_DAYS = 7;
 const HISTORY_STEP_MS = 5 * 60_000;
@@ -17,6 +19,8 @@ export const DEMO_FEED_INTERVAL_MS = 60_000;
 interface DemoUnit {
   serial: string;
   name: string;
+  /** Where it stands: a group of one of the demo departments (demo-organisation.ts). */
+  group: DemoGroup;
   kind: 'fridge' | 'freezer';
   channels: InventoryChannel[];
   /** Stopped reporting three hours ago. */
@@ -34,25 +38,91 @@ const t = (ch: number, min = -40, max = 85): InventoryChannel => ({
 });
 const h = (ch: number): InventoryChannel => ({ ch, type: 'humidity', unit: '%RH', min: 0, max: 100 });
 
-/** Twelve monitors with one to four channels: vaccine fridges, freezers, a cold room, a truck. */
+/**
+ * Twelve monitors with one to four channels: vaccine fridges, freezers, a cold room, a truck,
+ * spread over the groups of the two demo departments (Pharmacy and Cold Store).
+ */
 export const DEMO_UNITS: DemoUnit[] = [
-  { serial: 'DEMO0001', name: 'Vaccine fridge 1', kind: 'fridge', channels: [t(1), h(2)] },
-  { serial: 'DEMO0002', name: 'Vaccine fridge 2', kind: 'fridge', channels: [t(1), h(2)] },
-  { serial: 'DEMO0003', name: 'Pharmacy fridge', kind: 'fridge', channels: [t(1)] },
-  { serial: 'DEMO0004', name: 'Blood bank fridge', kind: 'fridge', channels: [t(1), t(2)] },
-  { serial: 'DEMO0005', name: 'Plasma freezer', kind: 'freezer', channels: [t(1, -200, 200)] },
+  {
+    serial: 'DEMO0001',
+    name: 'Vaccine fridge 1',
+    group: 'Vaccine fridges',
+    kind: 'fridge',
+    channels: [t(1), h(2)],
+  },
+  {
+    serial: 'DEMO0002',
+    name: 'Vaccine fridge 2',
+    group: 'Vaccine fridges',
+    kind: 'fridge',
+    channels: [t(1), h(2)],
+  },
+  { serial: 'DEMO0003', name: 'Pharmacy fridge', group: 'Vaccine fridges', kind: 'fridge', channels: [t(1)] },
+  {
+    serial: 'DEMO0004',
+    name: 'Blood bank fridge',
+    group: 'Blood and samples',
+    kind: 'fridge',
+    channels: [t(1), t(2)],
+  },
+  {
+    serial: 'DEMO0005',
+    name: 'Plasma freezer',
+    group: 'Blood and samples',
+    kind: 'freezer',
+    channels: [t(1, -200, 200)],
+  },
   {
     serial: 'DEMO0006',
     name: 'Sample freezer',
+    group: 'Blood and samples',
     kind: 'freezer',
     channels: [t(1, -200, 200), t(2, -200, 200)],
   },
-  { serial: 'DEMO0007', name: 'Cold room', kind: 'fridge', channels: [t(1), h(2), t(3), t(4)] },
-  { serial: 'DEMO0008', name: 'Dairy display', kind: 'fridge', channels: [t(1), h(2)] },
-  { serial: 'DEMO0009', name: 'Produce cold room', kind: 'fridge', channels: [t(1), h(2), t(3)] },
-  { serial: 'DEMO0010', name: 'Delivery truck', kind: 'fridge', channels: [t(1), h(2)] },
-  { serial: 'DEMO0011', name: 'Lab fridge (unplugged)', kind: 'fridge', channels: [t(1)], offline: true },
-  { serial: 'DEMO0012', name: 'Ward fridge (warm)', kind: 'fridge', channels: [t(1), h(2)], warm: true },
+  {
+    serial: 'DEMO0007',
+    name: 'Cold room',
+    group: 'Cold rooms',
+    kind: 'fridge',
+    channels: [t(1), h(2), t(3), t(4)],
+  },
+  {
+    serial: 'DEMO0008',
+    name: 'Dairy display',
+    group: 'Retail and transport',
+    kind: 'fridge',
+    channels: [t(1), h(2)],
+  },
+  {
+    serial: 'DEMO0009',
+    name: 'Produce cold room',
+    group: 'Cold rooms',
+    kind: 'fridge',
+    channels: [t(1), h(2), t(3)],
+  },
+  {
+    serial: 'DEMO0010',
+    name: 'Delivery truck',
+    group: 'Retail and transport',
+    kind: 'fridge',
+    channels: [t(1), h(2)],
+  },
+  {
+    serial: 'DEMO0011',
+    name: 'Lab fridge (unplugged)',
+    group: 'Wards and labs',
+    kind: 'fridge',
+    channels: [t(1)],
+    offline: true,
+  },
+  {
+    serial: 'DEMO0012',
+    name: 'Ward fridge (warm)',
+    group: 'Wards and labs',
+    kind: 'fridge',
+    channels: [t(1), h(2)],
+    warm: true,
+  },
 ];
 
 const WARM_FRIDGE = { ...FRIDGE, setPoint: 10 };
@@ -95,10 +165,35 @@ export async function seedDemoFleet(
       ),
     );
   const bound = new Set(existing.map((d) => d.serial));
+  const placements = await seedDemoOrganisation(db, companyId);
   for (const unit of DEMO_UNITS) {
+    const place = placements.get(unit.group)!;
     if (!bound.has(unit.serial))
-      await addDevice(db, { companyId, userId: null, ip: '' }, { serial: unit.serial, name: unit.name });
+      await addDevice(
+        db,
+        { companyId, userId: null, ip: '' },
+        {
+          serial: unit.serial,
+          name: unit.name,
+          departmentId: String(place.departmentId),
+          groupId: String(place.groupId),
+        },
+      );
+    // A demo bound before departments existed gets its place once; later moves by users stay.
+    else
+      await db
+        .update(devices)
+        .set({ departmentId: place.departmentId, groupId: place.groupId })
+        .where(
+          and(
+            eq(devices.serial, unit.serial),
+            eq(devices.companyId, companyId),
+            isNull(devices.departmentId),
+          ),
+        );
   }
+
+  await placeDemoDevices(db, companyId);
 
   const now = Date.now();
   for (const [index, unit] of DEMO_UNITS.entries()) {

@@ -1,10 +1,13 @@
-import { count, eq } from 'drizzle-orm';
+import { and, count, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { call, useTestApp } from '../../test/build-app';
 import { login } from '../../test/factories';
 import { companies } from '../companies/companies.table';
+import { deviceGroups } from '../groups/groups.table';
 import { deviceInventory } from '../inventory/inventory.table';
+import { departments, roles } from '../org/org.table';
 import { users } from '../users/users.table';
+import { DEMO_DEPARTMENTS, seedDemoOrganisation } from './demo-organisation';
 import { DEMO_ACCOUNT, DEMO_COMPANY, DEMO_PASSWORD, seedDemo } from './demo-seed';
 
 describe('demo seed', () => {
@@ -38,5 +41,30 @@ describe('demo seed', () => {
     expect(body.data).toEqual([
       expect.objectContaining({ name: DEMO_COMPANY, isAdmin: true, current: true }),
     ]);
+  });
+
+  it('gives the demo two departments with administrator roles and groups, once, on every start', async () => {
+    const { companyId } = await seedDemo(ctx.app.db);
+    const first = await seedDemoOrganisation(ctx.app.db, companyId!);
+    const again = await seedDemoOrganisation(ctx.app.db, companyId!);
+    expect([...again.entries()]).toEqual([...first.entries()]);
+    expect([...first.keys()].sort()).toEqual(Object.values(DEMO_DEPARTMENTS).flat().sort());
+    const rows = await ctx.app.db
+      .select({
+        name: departments.name,
+        level: departments.level,
+        roleName: roles.name,
+        admin: roles.isDepartmentAdmin,
+      })
+      .from(departments)
+      .innerJoin(roles, eq(roles.departmentId, departments.id))
+      .where(and(eq(departments.companyId, companyId!), eq(departments.level, 2)))
+      .orderBy(departments.name);
+    expect(rows).toEqual([
+      { name: 'Cold Store', level: 2, roleName: 'Administrator', admin: true },
+      { name: 'Pharmacy', level: 2, roleName: 'Administrator', admin: true },
+    ]);
+    const groups = await ctx.app.db.select().from(deviceGroups).where(eq(deviceGroups.companyId, companyId!));
+    expect(groups).toHaveLength(5);
   });
 });

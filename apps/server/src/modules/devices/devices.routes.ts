@@ -1,26 +1,34 @@
 import {
   AddDeviceRequest,
+  BatchPermissionRequest,
+  BatchTransferRequest,
   DeviceIdRequest,
+  DevicePermissionsRequest,
   EditDeviceRequest,
+  ExportDataRequest,
   HistoryDataRequest,
   PageDevicesRequest,
   SetRemarkRequest,
 } from '@coldchain/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ok } from '../../lib/envelope';
-import { idToWire } from '../../lib/ids';
+import { idFromWire, idToWire } from '../../lib/ids';
 import { actorOf, requirePermission } from '../../plugins/auth';
+import { assertGroupFitsDevice } from '../groups/groups.service';
 import { assertDepartmentInScope, editableDevices, visibleDevices } from '../org/access';
 import { getHistoryData } from '../telemetry/history.service';
+import { exportDeviceData } from './device-export';
 import {
   addDevice,
   countDevicesByState,
   editDevice,
+  findDevice,
   getDeviceDetail,
   pageDevices,
   resetDeviceKey,
   setDeviceRemark,
 } from './devices.service';
+import { batchPermission, batchTransfer, listDevicePermissions } from './devices-batch.service';
 
 export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
   const canView = { preHandler: requirePermission('device:view') };
@@ -33,6 +41,8 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
     const departmentId =
       request.body.departmentId ||
       (auth.scopePath !== null && auth.departmentId ? idToWire(auth.departmentId) : undefined);
+    const groupId = idFromWire(request.body.groupId);
+    if (groupId) await assertGroupFitsDevice(app.db, auth.companyId!, groupId, idFromWire(departmentId));
     return ok(await addDevice(app.db, actorOf(request), { ...request.body, departmentId }));
   });
   app.post('/api/device/deviceDetail', { ...canView, schema: { body: DeviceIdRequest } }, async (request) =>
@@ -53,8 +63,24 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
     ok(await countDevicesByState(app.db, visibleDevices(request.auth))),
   );
   app.post('/api/device/editDevice', { ...canEdit, schema: { body: EditDeviceRequest } }, async (request) => {
-    await assertDepartmentInScope(app.db, request.auth, request.body.departmentId);
-    return ok(await editDevice(app.db, actorOf(request), editableDevices(request.auth), request.body));
+    const { auth, body } = request;
+    await assertDepartmentInScope(app.db, auth, body.departmentId);
+    // A device's group lies in its department: an explicit group must fit the (new) department;
+    // a department change without a group drops a group that no longer fits.
+    const device = await findDevice(app.db, editableDevices(auth), body.id);
+    const departmentId =
+      body.departmentId !== undefined ? idFromWire(body.departmentId) : device.departmentId;
+    const groupId = body.groupId !== undefined ? idFromWire(body.groupId) : device.groupId;
+    let input = body;
+    if (groupId) {
+      try {
+        await assertGroupFitsDevice(app.db, auth.companyId!, groupId, departmentId);
+      } catch (error) {
+        if (body.groupId !== undefined) throw error;
+        input = { ...body, groupId: null };
+      }
+    }
+    return ok(await editDevice(app.db, actorOf(request), editableDevices(auth), input));
   });
   app.post('/api/device/setRemark', { ...canEdit, schema: { body: SetRemarkRequest } }, async (request) => {
     await setDeviceRemark(
@@ -68,5 +94,58 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
   });
   app.post('/api/device/historyData', { ...canView, schema: { body: HistoryDataRequest } }, async (request) =>
     ok(await getHistoryData(app.db, visibleDevices(request.auth), request.body)),
+  );
+
+  app.post(
+    '/api/device/batchTransfer',
+    { ...canEdit, schema: { body: BatchTransferRequest } },
+    async (request) =>
+      ok(
+        await batchTransfer(
+          app.db,
+          actorOf(request),
+          request.auth,
+          editableDevices(request.auth),
+          request.body,
+        ),
+      ),
+  );
+  app.post(
+    '/api/device/batchPermission',
+    { ...canEdit, schema: { body: BatchPermissionRequest } },
+    async (request) =>
+      ok(
+        await batchPermission(
+          app.db,
+          actorOf(request),
+          request.auth,
+          editableDevices(request.auth),
+          request.body,
+        ),
+      ),
+  );
+  app.post(
+    '/api/device/devicePermissions',
+    { ...canView, schema: { body: DevicePermissionsRequest } },
+    async (request) =>
+      ok(await listDevicePermissions(app.db, visibleDevices(request.auth), request.body.deviceId)),
+  );
+  /** A raw file with a filename header (spec section 8: file responses are returned whole). */
+  app.post(
+    '/api/device/exportData',
+    { preHandler: requirePermission('device:export'), schema: { body: ExportDataRequest } },
+    async (request, reply) => {
+      const file = await exportDeviceData(
+        app.db,
+        actorOf(request),
+        visibleDevices(request.auth),
+        request.body,
+        request.language,
+      );
+      return reply
+        .header('Content-Type', file.contentType)
+        .header('Content-Disposition', `attachment; filename="${file.fileName}"`)
+        .send(file.body);
+    },
   );
 };

@@ -41,6 +41,8 @@ export function presentDevice(device: DeviceRow, deviceSensors: SensorRow[]): De
     subAddress: device.subAddress,
     region: device.region,
     address: device.address,
+    lng: device.lng,
+    lat: device.lat,
     battery: device.battery,
     power: device.power,
     mode: device.mode,

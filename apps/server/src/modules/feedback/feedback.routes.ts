@@ -6,6 +6,9 @@ import { addFeedback } from './feedback.service';
 
 export const feedbackRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post('/api/user/addFeedback', { schema: { body: AddFeedbackRequest } }, async (request) =>
-    ok(await addFeedback(app.db, request.auth, request.body), translate('FEEDBACK_SAVED', request.language)),
+    ok(
+      await addFeedback(app.db, request.auth, request.body, request.ip ?? ''),
+      translate('FEEDBACK_SAVED', request.language),
+    ),
   );
 };

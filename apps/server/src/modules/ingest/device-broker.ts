@@ -22,15 +22,20 @@ export async function startDeviceBroker(
       log: app.log,
       reportError: (serial, reason) =>
         broker?.publish(`cc/v1/${serial}/error`, JSON.stringify({ ts: Date.now(), error: reason })),
+      onAck: (serial, payload) => app.parameters.link.receiveAck(serial, payload),
     }),
     authorizeSubscribe: authorizeDeviceSubscribe(),
   });
   const stopListening = onDeviceChanged((serial) => broker?.disconnect(serial));
+  const detachParameters = app.parameters.link.attachPublisher((topic, payload) =>
+    broker?.publish(topic, payload),
+  );
   const close = broker.close;
   return {
     ...broker,
     close: async () => {
       stopListening();
+      detachParameters();
       await close();
     },
   };

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import mqtt, { type MqttClient } from 'mqtt';
 import { receiveEvent, receiveReadings } from './device-input';
 
-const TOPIC = /^cc\/v1\/([^/]+)\/(up|event)$/;
+const TOPIC = /^cc\/v1\/([^/]+)\/(up|event|ack)$/;
 
 export interface ExternalBrokerOptions {
   url: string;
@@ -50,6 +50,10 @@ export async function connectExternalBroker(
     const match = TOPIC.exec(topic);
     if (!match) return;
     const [, serial, kind] = match as unknown as [string, string, string];
+    if (kind === 'ack') {
+      app.parameters.link.receiveAck(serial, message);
+      return;
+    }
     const device = await app.deviceDirectory.find(serial);
     if (!device) {
       app.log.warn({ serial }, 'message from an unknown serial ignored');
@@ -67,8 +71,22 @@ export async function connectExternalBroker(
   }
 
   await client.subscribeAsync(
-    [`$share/${options.group}/cc/v1/+/up`, `$share/${options.group}/cc/v1/+/event`],
+    [
+      `$share/${options.group}/cc/v1/+/up`,
+      `$share/${options.group}/cc/v1/+/event`,
+      `$share/${options.group}/cc/v1/+/ack`,
+    ],
     { qos: 1 },
   );
-  return { client, close: () => client.endAsync() };
+  // Parameter requests go down through this broker too (modules/parameters).
+  const detachParameters = app.parameters.link.attachPublisher((topic, payload) =>
+    client.publish(topic, payload, { qos: 1 }),
+  );
+  return {
+    client,
+    close: () => {
+      detachParameters();
+      return client.endAsync();
+    },
+  };
 }

@@ -15,6 +15,8 @@ export interface MqttIngestDeps {
   log: FastifyBaseLogger;
   /** Publishes a rejection reason to `cc/v1/<serial>/error`. */
   reportError(serial: string, reason: string): void;
+  /** Hands a device's `ack` (answer to a parameter request) to modules/parameters. */
+  onAck?(serial: string, payload: Buffer): void;
 }
 
 /**
@@ -34,6 +36,7 @@ export function authorizeDevicePublish(deps: MqttIngestDeps) {
     const serial = match[1];
     const kind = match[2];
     if (kind === 'ack') {
+      deps.onAck?.(serial, packet.payload as Buffer);
       callback(null);
       return;
     }

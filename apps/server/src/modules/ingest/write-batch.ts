@@ -54,11 +54,18 @@ export async function writeIngestBatch(
   const results: IngestResult[] = jobs.map(() => ({ stored: 0, duplicates: 0, unknownChannels: [] }));
   const committed: CommittedReading[] = [];
   const deviceState = new Map<number, { ts: number; record: UpRecord }>();
+  /** The newest record per device that carries a full GPS position (lat and lng). */
+  const positions = new Map<number, { ts: number; lat: number; lng: number }>();
 
   jobs.forEach((job, jobIndex) => {
     for (const record of job.records) {
       const newest = deviceState.get(job.device.id);
       if (!newest || newest.ts <= record.ts) deviceState.set(job.device.id, { ts: record.ts, record });
+      if (record.lat !== undefined && record.lng !== undefined) {
+        const known = positions.get(job.device.id);
+        if (!known || known.ts <= record.ts)
+          positions.set(job.device.id, { ts: record.ts, lat: record.lat, lng: record.lng });
+      }
       // Service mode records nothing (spec section 4); the device's mode is still updated.
       if (record.mode === 'service') continue;
       for (const { ch, v } of record.channels) {
@@ -161,5 +168,15 @@ export async function writeIngestBatch(
                 ${pgArray(newest.map((r) => r.power ?? '""'))}::text[], ${pgArray(newest.map((r) => r.mode))}::text[])
          as u(id, battery, power, mode)
     where d.id = u.id`);
+  if (positions.size > 0) {
+    // Only devices with a GPS module send a position; the others cost no extra statement.
+    const ids = [...positions.keys()];
+    const at = ids.map((id) => positions.get(id)!);
+    await tx.execute(sql`
+      update devices d set lat = u.lat, lng = u.lng
+      from unnest(${pgArray(ids)}::bigint[], ${pgArray(at.map((p) => p.lat))}::float8[],
+                  ${pgArray(at.map((p) => p.lng))}::float8[]) as u(id, lat, lng)
+      where d.id = u.id`);
+  }
   return { results, committed };
 }

@@ -33,6 +33,8 @@ export const liveRoutes: FastifyPluginAsync<{ hub: LiveHub; sessionIdleMs: numbe
       try {
         if (typeof token !== 'string') throw new Error('no token');
         const auth = await resolveAuth(app.db, token, undefined, options.sessionIdleMs);
+        // A password-change-only session (renewal, msgCode 301) gets nothing else.
+        if (auth.passwordChangeOnly) throw new Error('password change first');
         bound = true;
         clearTimeout(timer);
         options.hub.add(auth.userId, socket);

@@ -13,7 +13,7 @@ import type { Mailer } from '../notify/mailer';
 import { sendMessage } from '../notify/outbox.service';
 import { verificationCodes } from './codes.table';
 
-export type CodePurpose = 'register' | 'login' | 'reset' | 'resetTicket';
+export type CodePurpose = 'register' | 'login' | 'loginVerify' | 'reset' | 'resetTicket';
 
 function hashCode(account: string, purpose: CodePurpose, code: string) {
   return createHash('sha256').update(`${purpose}:${account}:${code}`).digest('hex');
@@ -22,6 +22,7 @@ function hashCode(account: string, purpose: CodePurpose, code: string) {
 const purposeText: Record<Exclude<CodePurpose, 'resetTicket'>, Record<WireLanguage, string>> = {
   register: { en: 'registration', cn: '注册' },
   login: { en: 'login', cn: '登录' },
+  loginVerify: { en: 'login verification', cn: '登录验证' },
   reset: { en: 'password recovery', cn: '找回密码' },
 };
 

@@ -7,6 +7,26 @@ import { issueDataViewTicket } from './tickets.service';
 
 const version = '0.1.0';
 
+/**
+ * The broker address devices are told to use: PUBLIC_MQTT_URL when set; otherwise the external
+ * broker's address without its credentials (MQTT_URL), or the embedded broker on the host the
+ * console was reached at.
+ */
+export function publicMqttUrl(config: Config, requestHostname: string): string {
+  if (config.publicMqttUrl) return config.publicMqttUrl;
+  if (config.mqttUrl) {
+    const url = new URL(config.mqttUrl);
+    url.username = '';
+    url.password = '';
+    return url.toString().replace(/\/$/, '');
+  }
+  const host =
+    requestHostname.includes(':') && !requestHostname.startsWith('[')
+      ? `[${requestHostname}]`
+      : requestHostname;
+  return `mqtt://${host}:${config.mqttPort ?? 1883}`;
+}
+
 export const systemRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
   /** Liveness and readiness: answers 200 only when the database answers. */
   app.get('/healthz', { config: { public: true } }, async (_request, reply) => {
@@ -18,9 +38,20 @@ export const systemRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (ap
     }
   });
 
-  /** What the console needs before login: help address and the sidebar's contact block. */
-  app.post('/api/system/clientConfig', { config: { public: true } }, async () =>
-    ok({ productName: 'ColdChain', helpUrl: config.helpUrl, contact: config.contact, version }),
+  /**
+   * What the console needs before login: help address and the sidebar's contact block; plus the
+   * map's tile source and the addresses devices connect to (openInterface page).
+   */
+  app.post('/api/system/clientConfig', { config: { public: true } }, async (request) =>
+    ok({
+      productName: 'ColdChain',
+      helpUrl: config.helpUrl,
+      contact: config.contact,
+      version,
+      mapTileUrl: config.mapTileUrl,
+      deviceMqttUrl: publicMqttUrl(config, request.hostname),
+      deviceHttpUrl: `${request.protocol}://${request.host}/device/v1/up`,
+    }),
   );
 
   /** The data-screen shortcut: a one-time ticket so the dashboard never carries the session token. */

@@ -28,12 +28,24 @@ export const users = pgTable(
     signCheck: boolean('sign_check').notNull().default(false),
     exportExcel: boolean('export_excel').notNull().default(true),
     dataViewPath: text('data_view_path').notNull().default(''),
+    /** Second number for alarm calls and SMS when the first is not answered. */
+    altPhone: text('alt_phone').notNull().default(''),
+    /** scrypt hash of the signature password (patrol and export confirmation); null = not set. */
+    signPasswordHash: text('sign_password_hash'),
+    /** The user's openid at the WeChat official account, from the OAuth binding; null = not bound. */
+    wechatOpenId: text('wechat_open_id'),
+    /** Follows the official account and has not turned its messages off. */
+    wechatFollowed: boolean('wechat_followed').notNull().default(false),
     disabled: boolean('disabled').notNull().default(false),
     passwordChangedAt: timestamp('password_changed_at', { withTimezone: true }).notNull().defaultNow(),
     lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('users_account_key').on(t.account), index('users_last_login_idx').on(t.lastLoginAt)],
+  (t) => [
+    uniqueIndex('users_account_key').on(t.account),
+    index('users_last_login_idx').on(t.lastLoginAt),
+    uniqueIndex('users_wechat_open_id_key').on(t.wechatOpenId),
+  ],
 );
 
 /** An opaque login token, stored only as its SHA-256 hash so that a database leak exposes no session. */
@@ -46,6 +58,8 @@ export const sessions = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     platform: smallint('platform').notNull().default(1),
+    /** 'full', or 'passwordChange': may only change the password (renewal, msgCode 301). */
+    scope: text('scope').notNull().default('full'),
     ip: text('ip').notNull().default(''),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),

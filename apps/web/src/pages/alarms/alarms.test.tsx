@@ -35,6 +35,7 @@ function serve(extra: Parameters<typeof stubServer>[0] = {}) {
     ...extra,
     overrides: {
       '/api/alarm/pageAlarms': () => ({ list: records, total: 2, pageNum: 1, pageSize: 20 }),
+      '/api/alarm/alarmNotifications': () => [],
       ...extra.overrides,
     },
   });
@@ -124,7 +125,9 @@ describe('alarm records', () => {
     renderApp(LIST);
     await userEvent.click(await screen.findByTestId('alarm-row-101', {}, { timeout: 8_000 }));
     await waitFor(() => expect(currentLocation.path).toBe(`${DETAIL}?id=101`));
-    expect(await screen.findByTestId('alarm-detail-device')).toHaveTextContent('Vaccine fridge 1 (DEMO0001)');
+    expect(await screen.findByTestId('alarm-detail-device', {}, { timeout: 8_000 })).toHaveTextContent(
+      'Vaccine fridge 1 (DEMO0001)',
+    );
   });
 });
 
@@ -198,25 +201,131 @@ describe('alarm detail', () => {
     vi.unstubAllGlobals();
     serve({ overrides: { '/api/alarm/alarmDetail': () => alarmRecord({ resolveState: state }) } });
     const view = renderApp(`${DETAIL}?id=101`);
-    expect(await screen.findByTestId('alarm-detail-content')).toBeInTheDocument();
+    expect(await screen.findByTestId('alarm-detail-content', {}, { timeout: 8_000 })).toBeInTheDocument();
     await waitFor(() => expect(view.queryClient.getQueryData(['session', 'powers'])).toBeTruthy());
     expect(screen.queryByTestId('alarm-resolve-open')).toBeNull();
   });
+});
 
-  it('lists the notification deliveries when the detail carries them', async () => {
-    serve({
+describe('alarm detail deliveries and resolver', () => {
+  const deliveries = [
+    {
+      id: '501',
+      userId: '7',
+      userName: 'Demo Admin',
+      channel: 'sms',
+      sequence: 1,
+      recipient: '+86138****8000',
+      status: 'sent',
+      statusText: 'Sent',
+      attempts: 1,
+      lastError: null,
+      createdAt: Date.UTC(2025, 5, 1, 8, 0, 0),
+      sentAt: Date.UTC(2025, 5, 1, 8, 0, 5),
+    },
+    {
+      id: '502',
+      userId: '8',
+      userName: 'Siti Aminah',
+      channel: 'wechat',
+      sequence: 1,
+      recipient: '',
+      status: 'no recipient address',
+      statusText: 'No recipient address',
+      attempts: 1,
+      lastError: null,
+      createdAt: Date.UTC(2025, 5, 1, 8, 0, 0),
+      sentAt: null,
+    },
+    {
+      id: '503',
+      userId: '8',
+      userName: 'Siti Aminah',
+      channel: 'call',
+      sequence: 1,
+      recipient: '+60****1234',
+      status: 'retrying',
+      statusText: 'Failed, will retry',
+      attempts: 2,
+      lastError: 'provider answered 500',
+      createdAt: Date.UTC(2025, 5, 1, 8, 0, 0),
+      sentAt: null,
+    },
+  ];
+
+  it('lists each notification with person, channel, recipient, status and attempts, translated', async () => {
+    const server = serve({
       overrides: {
-        '/api/alarm/alarmDetail': () => ({
-          ...alarmRecord(),
-          notifications: [
-            { id: 'n1', channel: 'email', recipient: 'demo@example.com', status: 'sent', sentAt: 0 },
-          ],
-        }),
+        '/api/alarm/alarmDetail': () => alarmRecord(),
+        '/api/alarm/alarmNotifications': () => deliveries,
       },
     });
     renderApp(`${DETAIL}?id=101`);
-    const table = await screen.findByTestId('alarm-deliveries', {}, { timeout: 8_000 });
-    expect(table).toHaveTextContent('demo@example.com');
-    expect(table).toHaveTextContent('E-mail');
+    const sms = await screen.findByTestId('alarm-delivery-501', {}, { timeout: 8_000 });
+    expect(bodies(server, '/api/alarm/alarmNotifications')).toEqual([{ id: '101' }]);
+    expect(sms).toHaveTextContent('Demo Admin');
+    expect(sms).toHaveTextContent('SMS');
+    expect(sms).toHaveTextContent('+86138****8000');
+    expect(within(sms).getByTestId('alarm-delivery-status')).toHaveTextContent('Sent');
+    expect(within(sms).getByTestId('alarm-delivery-attempts')).toHaveTextContent('1');
+    expect(within(sms).getByText(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/)).toBeInTheDocument();
+    const wechat = screen.getByTestId('alarm-delivery-502');
+    expect(wechat).toHaveTextContent('Siti Aminah');
+    expect(within(wechat).getByTestId('alarm-delivery-status')).toHaveTextContent('No recipient address');
+    const call = screen.getByTestId('alarm-delivery-503');
+    expect(within(call).getByTestId('alarm-delivery-status')).toHaveTextContent('Failed, will retry');
+    expect(within(call).getByTestId('alarm-delivery-attempts')).toHaveTextContent('2');
+  });
+
+  it('shows the statuses in Chinese, and says so when nothing was sent', async () => {
+    let list = deliveries;
+    serve({
+      overrides: {
+        '/api/alarm/alarmDetail': () => alarmRecord(),
+        '/api/alarm/alarmNotifications': () => list,
+      },
+    });
+    await i18n.changeLanguage('zh-CN');
+    const first = renderApp(`${DETAIL}?id=101`);
+    const wechat = await screen.findByTestId('alarm-delivery-502', {}, { timeout: 8_000 });
+    expect(within(wechat).getByTestId('alarm-delivery-status')).toHaveTextContent('接收人无联系地址');
+    expect(
+      within(screen.getByTestId('alarm-delivery-503')).getByTestId('alarm-delivery-status'),
+    ).toHaveTextContent('发送失败，稍后重试');
+    first.unmount();
+
+    list = [];
+    await i18n.changeLanguage('en');
+    renderApp(`${DETAIL}?id=101`);
+    expect(
+      await screen.findByText('No notifications were sent for this alarm', {}, { timeout: 8_000 }),
+    ).toBeInTheDocument();
+  });
+
+  it('names a resolver other than the current user by the name the server joins', async () => {
+    serve({
+      overrides: {
+        '/api/alarm/pageAlarms': () => ({
+          list: [
+            alarmRecord({ resolveState: 3, resolverId: '42', resolverName: 'Wang Lei', resolveTime: 1 }),
+          ],
+          total: 1,
+          pageNum: 1,
+          pageSize: 20,
+        }),
+        '/api/alarm/alarmDetail': () =>
+          alarmRecord({ resolveState: 3, resolverId: '42', resolverName: 'Wang Lei', resolveTime: 1 }),
+        '/api/alarm/alarmNotifications': () => [],
+      },
+    });
+    const list = renderApp(LIST);
+    const row = await screen.findByTestId('alarm-row-101', {}, { timeout: 8_000 });
+    expect(row).toHaveTextContent('Wang Lei');
+    expect(row).not.toHaveTextContent('User 42');
+    list.unmount();
+    renderApp(`${DETAIL}?id=101`);
+    expect(await screen.findByTestId('alarm-detail-resolver', {}, { timeout: 8_000 })).toHaveTextContent(
+      'Wang Lei',
+    );
   });
 });

@@ -18,8 +18,8 @@ export function LevelTag({ level }: { level: number }) {
 }
 
 /**
- * The resolver's name: the server answers only `resolverId` (docs/API.md) and has no member
- * list yet, so the current user is named and anyone else is shown by id.
+ * The resolver's name: the server joins it as `resolverName`; without it (an older server) the
+ * current user is named and anyone else is shown by id.
  */
 export function ResolverName({ id, name }: { id: string | null; name?: string | null }) {
   const { t } = useTranslation();

@@ -2,6 +2,7 @@ import type {
   AlarmRecordView,
   AlarmSettingListRequest,
   AlarmSettingView,
+  MemberOption,
   PageAlarmsRequest,
   ResolveAlarmRequest,
   SaveAlarmSettingRequest,
@@ -18,25 +19,32 @@ export interface PageOf<T> {
   pageSize: number;
 }
 
-/** One delivery of an alarm notification, when the detail carries them. */
+/** One message of an alarm and its delivery (`/api/alarm/alarmNotifications`, docs/API.md). */
 export interface AlarmDelivery {
-  id?: string;
-  channel?: string;
-  recipient?: string;
-  status?: string;
-  createdAt?: number;
-  sentAt?: number | null;
+  id: string;
+  userId: string;
+  userName: string;
+  channel: string;
+  sequence: number;
+  /** Masked by the server. */
+  recipient: string;
+  status: string;
+  statusText: string;
+  attempts: number;
+  lastError: string | null;
+  createdAt: number;
+  sentAt: number | null;
 }
 
-/** The detail as docs/API.md lists it; `resolverName` and `notifications` are shown when present. */
-export type AlarmDetail = AlarmRecordView & {
-  resolverName?: string | null;
-  notifications?: AlarmDelivery[];
-};
+export type AlarmDetail = AlarmRecordView;
 
 export const pageAlarms = (body: PageAlarmsRequest) =>
-  request<PageOf<AlarmRecordView & { resolverName?: string | null }>>('/api/alarm/pageAlarms', body);
+  request<PageOf<AlarmRecordView>>('/api/alarm/pageAlarms', body);
 export const fetchAlarmDetail = (id: string) => request<AlarmDetail>('/api/alarm/alarmDetail', { id });
+export const fetchAlarmNotifications = (id: string) =>
+  request<AlarmDelivery[]>('/api/alarm/alarmNotifications', { id });
+/** People in the caller's scope, for the notifier picker. */
+export const fetchMemberOptions = () => request<MemberOption[]>('/api/personnel/memberOptions');
 export const resolveAlarm = (body: ResolveAlarmRequest) =>
   request<AlarmRecordView>('/api/alarm/resolveAlarm', body);
 export const listAlarmSettings = (body: AlarmSettingListRequest) =>
@@ -51,6 +59,7 @@ export const AlarmQueryKey = {
   all: ['alarms'],
   page: (body: PageAlarmsRequest) => ['alarms', 'page', body],
   detail: (id: string) => ['alarms', 'detail', id],
+  notifications: (id: string) => ['alarms', 'notifications', id],
   settings: (body: AlarmSettingListRequest) => ['alarms', 'settings', body],
 } as const;
 
@@ -67,6 +76,24 @@ export function useAlarmDetail(id: string | null) {
     queryKey: AlarmQueryKey.detail(id ?? ''),
     queryFn: () => fetchAlarmDetail(id ?? ''),
     enabled: !!id,
+  });
+}
+
+/** Refreshed with every alarm query (live pushes, resolving), since deliveries progress. */
+export function useAlarmNotifications(id: string | null) {
+  return useQuery({
+    queryKey: AlarmQueryKey.notifications(id ?? ''),
+    queryFn: () => fetchAlarmNotifications(id ?? ''),
+    enabled: !!id,
+  });
+}
+
+export function useMemberOptions(enabled: boolean) {
+  return useQuery({
+    queryKey: ['personnel', 'memberOptions'],
+    queryFn: fetchMemberOptions,
+    enabled,
+    staleTime: 60_000,
   });
 }
 

@@ -26,6 +26,26 @@ function serve(extra: Parameters<typeof stubServer>[0] = {}) {
         pageSize: 20,
       }),
       '/api/device/countGroupByState': () => COUNTS,
+      '/api/group/departmentGroups': () => [
+        { id: 'd1', pid: '0', name: 'Demo Cold Chain', level: 1, groups: [] },
+        {
+          id: 'd2',
+          pid: 'd1',
+          name: 'Pharmacy',
+          level: 2,
+          groups: [
+            {
+              id: 'g1',
+              pid: '0',
+              departmentId: 'd2',
+              name: 'Vaccine fridges',
+              state: 1,
+              deviceCount: 1,
+              children: [],
+            },
+          ],
+        },
+      ],
       ...extra.overrides,
     },
   });
@@ -62,17 +82,33 @@ describe('monitor list', () => {
   it('filters by the state in the address and by the chosen tab', async () => {
     const server = serve();
     renderApp(`${LIST}?state=2`);
-    await screen.findByTestId('device-row-DEMO0002');
+    await screen.findByTestId('device-row-DEMO0002', {}, { timeout: 8_000 });
     expect(pageBodies(server)[0]).toMatchObject({ state: 2, pageNum: 1 });
     await userEvent.click(await screen.findByTestId('state-tab-4'));
     await waitFor(() => expect(pageBodies(server).at(-1)).toMatchObject({ state: 4 }));
     expect(currentLocation.path).toBe(`${LIST}?state=4`);
   });
 
+  it('filters by department or group', async () => {
+    const server = serve();
+    renderApp(LIST);
+    await screen.findByTestId('device-row-DEMO0002', {}, { timeout: 8_000 });
+    fireEvent.mouseDown(within(screen.getByTestId('device-place-filter')).getByRole('combobox'));
+    await userEvent.click(await screen.findByTitle('Vaccine fridges'));
+    await waitFor(() =>
+      expect(pageBodies(server).at(-1)).toEqual({ pageNum: 1, pageSize: 20, groupId: 'g1' }),
+    );
+    fireEvent.mouseDown(within(screen.getByTestId('device-place-filter')).getByRole('combobox'));
+    await userEvent.click(await screen.findByTitle('Pharmacy'));
+    await waitFor(() =>
+      expect(pageBodies(server).at(-1)).toEqual({ pageNum: 1, pageSize: 20, departmentId: 'd2' }),
+    );
+  });
+
   it('asks the server only after typing pauses for 200 ms', async () => {
     const server = serve();
     renderApp(LIST);
-    await screen.findByTestId('device-row-DEMO0001');
+    await screen.findByTestId('device-row-DEMO0001', {}, { timeout: 8_000 });
     vi.useFakeTimers();
     const input = screen.getByTestId('device-search');
     fireEvent.change(input, { target: { value: 'DEMO' } });
@@ -93,7 +129,7 @@ describe('monitor list', () => {
   it('opens the detail page from a row', async () => {
     serve({ overrides: { '/api/device/deviceDetail': () => devices[1] } });
     renderApp(LIST);
-    await userEvent.click(await screen.findByText('Freezer 2'));
+    await userEvent.click(await screen.findByText('Freezer 2', {}, { timeout: 8_000 }));
     await waitFor(() => expect(currentLocation.path).toBe(`${LIST}/monitoringDeviceDetail?id=2`));
   });
 
@@ -162,7 +198,7 @@ describe('monitor list', () => {
       return envelope({ ...full, authTags: full.authTags.filter((tag) => tag !== 'device:edit') });
     });
     renderApp(LIST);
-    await screen.findByTestId('device-row-DEMO0001');
+    await screen.findByTestId('device-row-DEMO0001', {}, { timeout: 8_000 });
     expect(screen.queryByTestId('add-device-open')).toBeNull();
   });
 });

@@ -1,23 +1,26 @@
-import { PlusOutlined, SearchOutlined } from '@ant-design/icons';
+import { ExportOutlined, KeyOutlined, PlusOutlined, SearchOutlined, SwapOutlined } from '@ant-design/icons';
 import type { DeviceView } from '@coldchain/contract';
 import { Limits } from '@coldchain/contract';
-import { Button, Card, Flex, Input, Table, type TableColumnsType, Typography } from 'antd';
+import { App, Button, Card, Flex, Input, Space, Table, type TableColumnsType, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useHasAuthTag } from '../../session/queries';
+import { RenewSelectedButton } from '../billing/RenewSelectedButton';
+import { BatchExportModal } from './batch/BatchExportModal';
+import { BatchPermissionModal } from './batch/BatchPermissionModal';
+import { BatchTransferModal } from './batch/BatchTransferModal';
 import { AddDeviceModal } from './components/AddDeviceModal';
+import { type Place, PlaceFilter } from './components/PlaceFilter';
 import { StateFilter } from './components/StateFilter';
 import { StateTag } from './components/StateTag';
 import { DEVICE_STATES, formatSensorValue, formatTime } from './format';
+import { detailUrl } from './paths';
 import { useDevicePage, useStateCounts } from './queries';
 
-export const DETAIL_PATH = '/deviceManagement/monitoringDevice/monitoringDeviceDetail';
-const PAGE_SIZE = 20;
+export { DETAIL_PATH, detailUrl } from './paths';
 
-export function detailUrl(id: string): string {
-  return `${DETAIL_PATH}?id=${encodeURIComponent(id)}`;
-}
+const PAGE_SIZE = 20;
 
 /** `?state=n` comes from the home page's overview links; anything else means all states. */
 function parseState(raw: string | null): number | null {
@@ -34,8 +37,23 @@ export default function MonitoringDevicePage() {
   const [search, setSearch] = useState('');
   const [keyword, setKeyword] = useState('');
   const [pageNum, setPageNum] = useState(1);
+  const [place, setPlace] = useState<Place>(null);
   const [adding, setAdding] = useState(false);
   const canEdit = useHasAuthTag('device:edit');
+  const canExport = useHasAuthTag('device:export');
+  const { message } = App.useApp();
+  // Selection survives paging, so a batch can span pages (spec section 2 batch dialogs).
+  const [selected, setSelected] = useState<string[]>([]);
+  const [batch, setBatch] = useState<'transfer' | 'permission' | 'export' | null>(null);
+  const openBatch = (kind: 'transfer' | 'permission' | 'export') => {
+    // Spec section 8: "Select at least one device, time period or record".
+    if (selected.length === 0) void message.warning(t('devices.batch.selectRequired'));
+    else setBatch(kind);
+  };
+  const closeBatch = (done: boolean) => {
+    setBatch(null);
+    if (done) setSelected([]);
+  };
 
   // Spec section 9: the server is asked only once typing pauses for the debounce time.
   useEffect(() => {
@@ -52,6 +70,7 @@ export default function MonitoringDevicePage() {
     pageSize: PAGE_SIZE,
     ...(state === null ? {} : { state }),
     ...(keyword ? { keyword } : {}),
+    ...place,
   });
 
   const changeState = (next: number | null) => {
@@ -120,28 +139,80 @@ export default function MonitoringDevicePage() {
       <Card>
         <StateFilter value={state} counts={counts.data} onChange={changeState} />
         <Flex justify="space-between" gap="middle" wrap style={{ marginBottom: 16 }}>
-          <Input
-            allowClear
-            prefix={<SearchOutlined />}
-            placeholder={t('devices.searchPlaceholder')}
-            value={search}
-            onChange={(e) => setSearch(e.target.value)}
-            style={{ maxWidth: 320 }}
-            data-testid="device-search"
-          />
-          {canEdit && (
-            <Button
-              type="primary"
-              icon={<PlusOutlined />}
-              onClick={() => setAdding(true)}
-              data-testid="add-device-open"
-            >
-              {t('devices.add.open')}
-            </Button>
-          )}
+          <Space wrap>
+            <Input
+              allowClear
+              prefix={<SearchOutlined />}
+              placeholder={t('devices.searchPlaceholder')}
+              value={search}
+              onChange={(e) => setSearch(e.target.value)}
+              style={{ maxWidth: 320 }}
+              data-testid="device-search"
+            />
+            <PlaceFilter
+              onChange={(next) => {
+                setPlace(next);
+                setPageNum(1);
+              }}
+            />
+          </Space>
+          <Space wrap>
+            {(canEdit || canExport) && selected.length > 0 && (
+              <Typography.Text type="secondary" data-testid="batch-selected">
+                {t('devices.batch.selected', { count: selected.length })}
+              </Typography.Text>
+            )}
+            {canEdit && (
+              <Button
+                icon={<SwapOutlined />}
+                onClick={() => openBatch('transfer')}
+                data-testid="batch-transfer-open"
+              >
+                {t('devices.batch.transfer.open')}
+              </Button>
+            )}
+            {canEdit && (
+              <Button
+                icon={<KeyOutlined />}
+                onClick={() => openBatch('permission')}
+                data-testid="batch-permission-open"
+              >
+                {t('devices.batch.permission.open')}
+              </Button>
+            )}
+            <RenewSelectedButton deviceIds={selected} />
+            {canExport && (
+              <Button
+                icon={<ExportOutlined />}
+                onClick={() => openBatch('export')}
+                data-testid="batch-export-open"
+              >
+                {t('devices.batch.export.open')}
+              </Button>
+            )}
+            {canEdit && (
+              <Button
+                type="primary"
+                icon={<PlusOutlined />}
+                onClick={() => setAdding(true)}
+                data-testid="add-device-open"
+              >
+                {t('devices.add.open')}
+              </Button>
+            )}
+          </Space>
         </Flex>
         <Table<DeviceView>
           rowKey="id"
+          rowSelection={
+            canEdit || canExport
+              ? {
+                  selectedRowKeys: selected,
+                  preserveSelectedRowKeys: true,
+                  onChange: (keys) => setSelected(keys.map(String)),
+                }
+              : undefined
+          }
           columns={columns}
           dataSource={page.data?.list ?? []}
           loading={page.isFetching}
@@ -162,6 +233,9 @@ export default function MonitoringDevicePage() {
         />
       </Card>
       <AddDeviceModal open={adding} onClose={() => setAdding(false)} />
+      <BatchTransferModal deviceIds={selected} open={batch === 'transfer'} onClose={closeBatch} />
+      <BatchPermissionModal deviceIds={selected} open={batch === 'permission'} onClose={closeBatch} />
+      <BatchExportModal deviceIds={selected} open={batch === 'export'} onClose={closeBatch} />
     </div>
   );
 }

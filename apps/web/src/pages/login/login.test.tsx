@@ -7,6 +7,9 @@ import { calledPaths, sentBody, stubServer } from '../../test/fake-server';
 import { currentLocation, renderApp, resetBrowserState } from '../../test/render-app';
 import { safeRedirect } from '.';
 
+/** Navigation after a login renders the layout, which is slow on the shared 2-core machine. */
+const NAV = { timeout: 5000 };
+
 beforeEach(async () => {
   resetBrowserState();
   await i18n.changeLanguage('en');
@@ -30,7 +33,7 @@ describe('login page', () => {
     await fillAndSubmit('demo@example.com', 'Demo1234');
     await userEvent.click(screen.getByTestId('login-remember'));
     await userEvent.click(screen.getByTestId('login-submit'));
-    await waitFor(() => expect(currentLocation.path).toBe('/alarm/alarmInfo'));
+    await waitFor(() => expect(currentLocation.path).toBe('/alarm/alarmInfo'), NAV);
 
     const options = { expires: 7, sameSite: 'Strict', secure: false };
     expect(set).toHaveBeenCalledWith('account', 'demo@example.com', options);
@@ -43,7 +46,9 @@ describe('login page', () => {
       password: 'Demo1234',
       type: 1,
       platform: 1,
+      deviceId: localStorage.getItem('deviceId'),
     });
+    expect(localStorage.getItem('deviceId')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('prefills from the cookies, and unchecking remember clears them', async () => {
@@ -56,7 +61,7 @@ describe('login page', () => {
     expect(screen.getByTestId('login-remember')).toBeChecked();
     await userEvent.click(screen.getByTestId('login-remember'));
     await userEvent.click(screen.getByTestId('login-submit'));
-    await waitFor(() => expect(currentLocation.path).toBe('/home'));
+    await waitFor(() => expect(currentLocation.path).toBe('/home'), NAV);
     expect(Cookies.get('account')).toBeUndefined();
     expect(Cookies.get('password')).toBeUndefined();
   });
@@ -66,7 +71,7 @@ describe('login page', () => {
     renderApp('/login');
     await fillAndSubmit('demo@example.com', 'Demo1234');
     await userEvent.click(screen.getByTestId('login-submit'));
-    await waitFor(() => expect(currentLocation.path).toBe('/home'));
+    await waitFor(() => expect(currentLocation.path).toBe('/home'), NAV);
     expect(localStorage.getItem('companyId')).toBe('c1');
   });
 

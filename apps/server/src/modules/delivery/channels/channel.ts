@@ -5,6 +5,10 @@ export interface Recipient {
   name: string;
   email: string | null;
   phone: string | null;
+  /** The openid at the WeChat official account (personal centre binding); null = not bound. */
+  wechatOpenId?: string | null;
+  /** Still follows the account and has not turned its messages off. */
+  wechatFollowed?: boolean;
 }
 
 export interface OutgoingAlarm {

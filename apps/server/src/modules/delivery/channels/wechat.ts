@@ -10,8 +10,10 @@ export interface WechatConfig {
 
 /**
  * Template messages of a WeChat official account: an access token from `/cgi-bin/token`
- * (cached until shortly before it expires), then `/cgi-bin/message/template/send`. Users have
- * no openid yet, so `address` finds none and rows are marked "no recipient address".
+ * (cached until shortly before it expires), then `/cgi-bin/message/template/send`. The address is
+ * the openid bound in the personal centre, only while the user follows the account and has not
+ * turned its messages off (WeChat refuses template messages to non-followers anyway); otherwise
+ * rows are marked "no recipient address".
  */
 export function wechatChannel(config: WechatConfig | undefined, timeoutMs: number): ChannelAdapter {
   let token: { value: string; expiresAt: number } | null = null;
@@ -37,7 +39,7 @@ export function wechatChannel(config: WechatConfig | undefined, timeoutMs: numbe
   return {
     channel: 'wechat',
     configured: Boolean(config),
-    address: () => null,
+    address: (r) => (r.wechatOpenId && r.wechatFollowed ? r.wechatOpenId : null),
     send: async (message) => {
       const url = `${base}/cgi-bin/message/template/send?access_token=${encodeURIComponent(await accessToken())}`;
       const { body } = await providerFetch(

@@ -11,22 +11,36 @@ import {
   Select,
   Spin,
   Table,
+  Tag,
   Typography,
 } from 'antd';
-import { useState } from 'react';
+import { type HTMLAttributes, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { useHasAuthTag } from '../../../session/queries';
 import { formatTime, formatValue } from '../../devices/format';
 import { LevelTag, ResolverName, ResolveStateTag } from '../components';
 import { ALARM_INFO_PATH, contentIn, RESOLVE_TYPES } from '../format';
-import { type AlarmDelivery, useAlarmDetail, useResolveAlarm } from '../queries';
+import { type AlarmDelivery, useAlarmDetail, useAlarmNotifications, useResolveAlarm } from '../queries';
 
 interface ResolveValues {
   resolveType: string;
   cause: string;
   action?: string;
 }
+
+/** Delivered green, on its way blue, given up or not sendable red/orange (delivery-status.ts). */
+const DELIVERY_COLORS: Record<string, string> = {
+  sent: 'success',
+  pending: 'processing',
+  sending: 'processing',
+  retrying: 'warning',
+  failed: 'error',
+  'not configured': 'default',
+  'no recipient address': 'warning',
+  'no credit': 'error',
+  'daily cap reached': 'warning',
+};
 
 /** States in which the server still accepts a resolution (docs/API.md). */
 const RESOLVABLE: number[] = [ResolveState.Pending, ResolveState.InProgress, ResolveState.Normalized];
@@ -38,6 +52,7 @@ export default function AlarmDetailPage() {
   const [params] = useSearchParams();
   const id = params.get('id');
   const detail = useAlarmDetail(id);
+  const notifications = useAlarmNotifications(id);
   const canResolve = useHasAuthTag('alarm:resolve');
   const [resolving, setResolving] = useState(false);
   const [form] = Form.useForm<ResolveValues>();
@@ -61,7 +76,7 @@ export default function AlarmDetailPage() {
   if (!alarm) {
     return detail.isPending && id ? <Spin /> : <Typography.Text>-</Typography.Text>;
   }
-  const deliveries = Array.isArray(alarm.notifications) ? alarm.notifications : null;
+  const deliveries = notifications.data ?? [];
 
   return (
     <div>
@@ -129,33 +144,59 @@ export default function AlarmDetailPage() {
           <Descriptions.Item label={t('alarms.detail.action')}>{alarm.action || '-'}</Descriptions.Item>
         </Descriptions>
       </Card>
-      {deliveries && (
-        <Card title={t('alarms.detail.notifications')} style={{ marginTop: 16 }}>
-          <Table<AlarmDelivery>
-            size="small"
-            rowKey={(d) => d.id ?? `${d.channel}-${d.recipient}-${d.createdAt}`}
-            dataSource={deliveries}
-            pagination={false}
-            data-testid="alarm-deliveries"
-            columns={[
-              {
-                title: t('alarms.detail.channel'),
-                dataIndex: 'channel',
-                key: 'channel',
-                render: (c: string) => t(`alarms.setting.channel.${c}`, { defaultValue: c ?? '-' }),
-              },
-              { title: t('alarms.detail.recipient'), dataIndex: 'recipient', key: 'recipient' },
-              { title: t('alarms.detail.status'), dataIndex: 'status', key: 'status' },
-              {
-                title: t('alarms.detail.sentAt'),
-                dataIndex: 'sentAt',
-                key: 'sentAt',
-                render: (ts: number | null) => formatTime(ts),
-              },
-            ]}
-          />
-        </Card>
-      )}
+      <Card title={t('alarms.detail.notifications')} style={{ marginTop: 16 }}>
+        <Table<AlarmDelivery>
+          size="small"
+          rowKey="id"
+          dataSource={deliveries}
+          loading={notifications.isPending}
+          pagination={false}
+          data-testid="alarm-deliveries"
+          locale={{ emptyText: t('alarms.detail.noNotifications') }}
+          onRow={(d) => ({ 'data-testid': `alarm-delivery-${d.id}` }) as HTMLAttributes<HTMLElement>}
+          columns={[
+            { title: t('alarms.detail.person'), dataIndex: 'userName', key: 'userName' },
+            {
+              title: t('alarms.detail.channel'),
+              dataIndex: 'channel',
+              key: 'channel',
+              render: (c: string) => t(`alarms.setting.channel.${c}`, { defaultValue: c }),
+            },
+            {
+              title: t('alarms.detail.recipient'),
+              dataIndex: 'recipient',
+              key: 'recipient',
+              render: (r: string) => r || '-',
+            },
+            {
+              title: t('alarms.detail.status'),
+              dataIndex: 'status',
+              key: 'status',
+              render: (_: string, d: AlarmDelivery) => (
+                <Tag
+                  color={DELIVERY_COLORS[d.status] ?? 'default'}
+                  title={d.lastError ?? undefined}
+                  data-testid="alarm-delivery-status"
+                >
+                  {t(`alarms.deliveryStatus.${d.status}`, { defaultValue: d.statusText || d.status })}
+                </Tag>
+              ),
+            },
+            {
+              title: t('alarms.detail.attempts'),
+              dataIndex: 'attempts',
+              key: 'attempts',
+              render: (n: number) => <span data-testid="alarm-delivery-attempts">{n}</span>,
+            },
+            {
+              title: t('alarms.detail.sentAt'),
+              dataIndex: 'sentAt',
+              key: 'sentAt',
+              render: (ts: number | null) => formatTime(ts),
+            },
+          ]}
+        />
+      </Card>
       <Modal
         open={resolving}
         title={t('alarms.resolve.title')}

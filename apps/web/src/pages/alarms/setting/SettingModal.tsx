@@ -17,7 +17,7 @@ import {
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useUserInfo } from '../../../session/queries';
-import { useSaveAlarmSetting } from '../queries';
+import { useMemberOptions, useSaveAlarmSetting } from '../queries';
 import { defaultValues, type SettingValues, validateSetting, valuesOf } from './setting-form';
 
 /** Spec section 9: a reminder when fewer than 3 people are notified. */
@@ -79,7 +79,15 @@ export function SettingModal({ open, deviceId, sensors, sensorId, editing, onClo
     }
   };
 
-  const notifierOptions = me ? [{ value: String(me.id), label: me.relName || me.account }] : [];
+  const members = useMemberOptions(open).data;
+  // The people in the caller's scope; the caller is always offered (the default notifier), and
+  // ids already on the setting but outside the list stay visible rather than as bare numbers.
+  const notifierOptions = (members ?? []).map((m) => ({ value: String(m.id), label: m.name }));
+  if (me && !notifierOptions.some((o) => o.value === String(me.id)))
+    notifierOptions.unshift({ value: String(me.id), label: me.relName || me.account });
+  for (const id of notifierIds)
+    if (!notifierOptions.some((o) => o.value === id))
+      notifierOptions.push({ value: id, label: t('alarms.resolverUser', { id }) });
   const limit = (name: keyof SettingValues, label: string) => (
     <Col xs={24} sm={12}>
       <Form.Item name={name} label={label}>
@@ -244,7 +252,12 @@ export function SettingModal({ open, deviceId, sensors, sensorId, editing, onClo
           />
         </Form.Item>
         <Form.Item name="notifierIds" label={t('alarms.setting.notifiers')}>
-          <Select mode="multiple" options={notifierOptions} data-testid="setting-notifiers" />
+          <Select
+            mode="multiple"
+            options={notifierOptions}
+            optionFilterProp="label"
+            data-testid="setting-notifiers"
+          />
         </Form.Item>
         {notifierIds.length < NOTIFIER_REMINDER_BELOW && (
           <Alert

@@ -121,6 +121,11 @@ describe('alarm setting page', () => {
           settings = settings.filter((s) => s.id !== body.id);
           return null;
         },
+        '/api/personnel/memberOptions': () => [
+          { id: '7', name: 'Demo Admin' },
+          { id: '8', name: 'Siti Aminah' },
+          { id: '9', name: 'Wang Lei' },
+        ],
       },
     });
     return server;
@@ -220,5 +225,22 @@ describe('alarm setting page', () => {
     await waitFor(() =>
       expect(bodies(server, '/api/deviceAlarmRule/deleteAlarmSetting')).toEqual([{ id: '5' }]),
     );
+  });
+
+  it("offers the people of the caller's scope as notifiers; three silence the reminder", async () => {
+    const server = serve();
+    renderApp(PAGE);
+    await pickMonitor();
+    await userEvent.click(screen.getByTestId('setting-add'));
+    expect(await screen.findByTestId('few-notifiers')).toBeInTheDocument();
+    await waitFor(() => expect(bodies(server, '/api/personnel/memberOptions')).toHaveLength(1));
+    fireEvent.mouseDown(within(screen.getByTestId('setting-notifiers')).getByRole('combobox'));
+    await userEvent.click((await screen.findAllByTitle('Siti Aminah')).at(-1)!);
+    await userEvent.click((await screen.findAllByTitle('Wang Lei')).at(-1)!);
+    await waitFor(() => expect(screen.queryByTestId('few-notifiers')).toBeNull());
+    await userEvent.type(screen.getByTestId('setting-max'), '8');
+    await userEvent.click(screen.getByTestId('setting-submit'));
+    await waitFor(() => expect(bodies(server, '/api/deviceAlarmRule/saveAlarmSetting')).toHaveLength(1));
+    expect(bodies(server, '/api/deviceAlarmRule/saveAlarmSetting')[0]!.notifierIds).toEqual(['7', '8', '9']);
   });
 });

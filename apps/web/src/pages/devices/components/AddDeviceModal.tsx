@@ -45,7 +45,7 @@ export function AddDeviceModal({ open, onClose }: { open: boolean; onClose: () =
       open={open}
       title={t('devices.add.title')}
       onCancel={close}
-      maskClosable={false}
+      mask={{ closable: false }}
       destroyOnHidden
       footer={
         deviceKey ? (

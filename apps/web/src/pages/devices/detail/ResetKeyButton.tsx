@@ -39,7 +39,7 @@ export function ResetKeyButton({ deviceId }: { deviceId: string }) {
       <Modal
         open={deviceKey !== null}
         title={t('devices.reset.title')}
-        maskClosable={false}
+        mask={{ closable: false }}
         onCancel={() => setDeviceKey(null)}
         destroyOnHidden
         footer={

@@ -5,6 +5,8 @@ import { useHasAuthTag } from '../../../session/queries';
 import { StateTag } from '../components/StateTag';
 import { formatTime } from '../format';
 import { useDeviceDetail } from '../queries';
+import { ParametersPanel } from './ParametersPanel';
+import { RenewButtons } from './RenewButtons';
 import { ResetKeyButton } from './ResetKeyButton';
 import { SensorCards } from './SensorCards';
 import { SensorHistory } from './SensorHistory';
@@ -62,7 +64,20 @@ export default function MonitoringDeviceDetailPage() {
             <StateTag state={device.state} />
           </Flex>
         }
-        extra={canEdit && <ResetKeyButton deviceId={device.id} />}
+        extra={
+          <Flex gap="small">
+            <RenewButtons deviceId={device.id} />
+            {canEdit && (
+              <Link
+                to={`/deviceManagement/monitoringDevice/openInterface?id=${encodeURIComponent(device.id)}`}
+                data-testid="open-interface-link"
+              >
+                {t('map.openInterface.link')}
+              </Link>
+            )}
+            {canEdit && <ResetKeyButton deviceId={device.id} />}
+          </Flex>
+        }
       >
         <Descriptions size="small" column={{ xs: 1, sm: 2, lg: 4 }} data-testid="device-header">
           <Descriptions.Item label={t('devices.detail.serial')}>
@@ -83,6 +98,7 @@ export default function MonitoringDeviceDetailPage() {
           </Descriptions.Item>
         </Descriptions>
       </Card>
+      <ParametersPanel device={device} canEdit={canEdit} />
       <Card title={t('devices.detail.sensors')}>
         <SensorCards sensors={device.sensors} />
       </Card>

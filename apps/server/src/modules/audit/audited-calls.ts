@@ -1,0 +1,98 @@
+/**
+ * Every call whose name says it changes something, with what it writes to the operation log or
+ * why it writes nothing there. `audited-calls.test.ts` walks the app's real route table: a new
+ * call that changes data fails the test until it is listed here, so no change escapes the trail
+ * unnoticed. Actions are the `recordAudit` `action:` codes (named in the contract's
+ * `auditActionTitles`).
+ */
+export type AuditCoverage = { actions: string[] } | { exempt: string };
+
+const LOGIN_LOG = 'recorded in the login log, not the operation log';
+const PERSONAL = 'changes only the caller’s own reading state, not company data';
+
+export const AUDITED_CALLS: Record<string, AuditCoverage> = {
+  // Device management
+  '/api/device/addDevice': { actions: ['device.add'] },
+  '/api/device/editDevice': { actions: ['device.edit'] },
+  '/api/device/setRemark': { actions: ['device.setRemark'] },
+  '/api/device/resetDeviceKey': { actions: ['device.resetKey'] },
+  '/api/device/batchTransfer': { actions: ['device.transfer'] },
+  '/api/device/batchPermission': { actions: ['device.permission'] },
+  '/api/device/addCalibrationImg': {
+    exempt: 'stores an uploaded file only; the record that uses it is audited',
+  },
+  '/api/group/addGroup': { actions: ['group.add'] },
+  '/api/group/editGroup': { actions: ['group.edit'] },
+  '/api/group/moveGroup': { actions: ['group.move'] },
+  '/api/group/deleteGroup': { actions: ['group.delete'] },
+  // Alarms
+  '/api/deviceAlarmRule/saveAlarmSetting': { actions: ['alarmSetting.create', 'alarmSetting.edit'] },
+  '/api/deviceAlarmRule/deleteAlarmSetting': { actions: ['alarmSetting.delete'] },
+  '/api/alarm/resolveAlarm': { actions: ['alarm.resolve'] },
+  // Organization
+  '/api/user/createCompany': { actions: ['company.create'] },
+  '/api/user/changeOrganizeName': { actions: ['company.rename'] },
+  '/api/user/dropOutOrganize': { actions: ['member.leave'] },
+  '/api/userOrganize/addDepartment': { actions: ['department.add'] },
+  '/api/userOrganize/editDepartment': { actions: ['department.edit'] },
+  '/api/userOrganize/deleteDepartment': { actions: ['department.delete'] },
+  '/api/userOrganize/transferLeader': { actions: ['department.transferLeader'] },
+  '/api/userOrganize/createInvite': { actions: ['invitation.create'] },
+  '/api/userOrganize/inviteJoinOrganize': { actions: ['member.joinByInvite'] },
+  '/api/user/joinOrganize': { actions: ['joinRequest.apply'] },
+  '/api/register/joinOrganization': { actions: ['joinRequest.apply'] },
+  '/api/user/incomingAudit': { actions: ['joinRequest.approve', 'joinRequest.reject'] },
+  '/api/role/addRole': { actions: ['role.add'] },
+  '/api/role/editRole': { actions: ['role.edit'] },
+  '/api/role/deleteRole': { actions: ['role.delete'] },
+  '/api/personnel/assignRole': { actions: ['member.assignRole'] },
+  '/api/personnel/moveUser': { actions: ['member.move'] },
+  '/api/personnel/removeUser': { actions: ['member.remove'] },
+  '/api/loginSecurity/setPasswordRenewal': { actions: ['company.passwordRenewal'] },
+  // Personal centre (audited in the company in scope, when there is one)
+  '/api/user/updateUserInfo': { actions: ['user.updateProfile'] },
+  '/api/user/updatePassword': { actions: ['user.updatePassword'] },
+  '/api/user/setSignPassword': { actions: ['user.setSignPassword', 'user.changeSignPassword'] },
+  '/api/user/bindWeChat': { actions: ['user.bindWeChat'] },
+  '/api/user/unbindWeChat': { actions: ['user.unbindWeChat'] },
+  '/api/user/unbindWeChatOfficial': { actions: ['user.unbindWeChatOfficial'] },
+  '/api/user/addFeedback': { actions: ['feedback.add'] },
+  '/api/user/readNotice': { actions: ['notice.read'] },
+  '/api/user/readNoticeAll': { actions: ['notice.readAll'] },
+  '/api/user/deleteNotice': { actions: ['notice.delete'] },
+  // Audit trail: the company-wide files record who took them; one's own login history does not
+  '/api/audit/exportOperationLog': { actions: ['audit.exportOperationLog'] },
+  '/api/userLoginLog/auditExportUserLog': { actions: ['audit.exportLoginLog'] },
+  '/api/device/exportData': { actions: ['device.exportData'] },
+  '/api/device/monitoringDevicePay': { actions: ['order.renewal'] },
+  '/api/device/monitoringDeviceRecovery': { actions: ['order.recovery'] },
+  '/api/order/cancelOrder': { actions: ['order.cancel'] },
+  '/api/device/pushParameters': { actions: ['device.pushParameters'] },
+  '/api/device/readParameters': {
+    exempt: 'asks the device for its current parameters; nothing on the device or its record changes',
+  },
+  // Not in the operation log, and why
+  '/api/register/registerAccount': { exempt: 'a new account belongs to no company yet, so no company trail' },
+  '/api/resetPassword': {
+    exempt: 'signed-out password recovery: no company in scope; the code check is logged',
+  },
+  '/api/index/switchUserCompany': { exempt: PERSONAL },
+  '/api/logout': { exempt: 'ends one’s own session; changes no company data (not logged anywhere today)' },
+  '/api/loginCode/createAddressCode': { exempt: 'a one-time login code for oneself, single use, expires' },
+  '/api/qrLogin/createTicket': { exempt: LOGIN_LOG },
+  '/api/qrLogin/scanTicket': { exempt: LOGIN_LOG },
+  '/api/qrLogin/confirmTicket': { exempt: LOGIN_LOG },
+  '/api/file/upload': { exempt: 'stores an uploaded file only; the record that uses it is audited' },
+};
+
+/** Route names that say "this changes something"… */
+export const CHANGING_CALL =
+  /^(add|edit|delete|save|set|reset|resolve|update|bind|unbind|move|remove|assign|create|transfer|join|dropOut|change|read|incoming|batch|register|invite|confirm|scan|upload|switch|modify|logout|apply|approve|reject|cancel|import|restore|recover|top|pay|renew)/i;
+
+/** …unless they only read (`joinRequestList`, `assignableTags`). */
+export const READING_CALL = /(List|Tags|Info|Detail|Status|Options|Count)$/;
+
+export function isChangingCall(url: string): boolean {
+  const name = url.split('/').pop() ?? '';
+  return CHANGING_CALL.test(name) && !READING_CALL.test(name);
+}

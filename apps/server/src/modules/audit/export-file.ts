@@ -1,0 +1,97 @@
+import type { AuditExportFormat } from '@coldchain/contract';
+import ExcelJS from 'exceljs';
+
+/** One column of an export: its header (already in the caller's language) and its cell text. */
+export interface ExportColumn<Row> {
+  header: string;
+  width?: number;
+  value: (row: Row) => string | number;
+}
+
+export interface ExportFile {
+  body: Buffer;
+  contentType: string;
+  filename: string;
+  /** Data rows written (the header row not counted). */
+  rowCount: number;
+}
+
+const CONTENT_TYPES: Record<AuditExportFormat, string> = {
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  csv: 'text/csv; charset=utf-8',
+};
+
+/**
+ * A spreadsheet program runs a CSV cell that starts with = + - @ as a formula; log text comes
+ * from users (account names, remarks), so such cells are written with a leading apostrophe.
+ * xlsx cells are typed strings and need no such guard.
+ */
+function csvCell(value: string | number): string {
+  let text = String(value);
+  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+function toCsv<Row>(columns: ExportColumn<Row>[], rows: Row[]): Buffer {
+  const lines = [columns.map((c) => csvCell(c.header)).join(',')];
+  for (const row of rows) lines.push(columns.map((c) => csvCell(c.value(row))).join(','));
+  // The byte-order mark makes Excel read the file as UTF-8 (Chinese headers and names).
+  return Buffer.from(`\uFEFF${lines.join('\r\n')}\r\n`, 'utf8');
+}
+
+async function toXlsx<Row>(sheetName: string, columns: ExportColumn<Row>[], rows: Row[]): Promise<Buffer> {
+  const workbook = new ExcelJS.Workbook();
+  workbook.created = new Date();
+  const sheet = workbook.addWorksheet(sheetName.slice(0, 31));
+  sheet.columns = columns.map((c, i) => ({ header: c.header, key: `c${i}`, width: c.width ?? 18 }));
+  sheet.getRow(1).font = { bold: true };
+  sheet.views = [{ state: 'frozen', ySplit: 1 }];
+  for (const row of rows) sheet.addRow(columns.map((c) => c.value(row)));
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}
+
+export async function buildExportFile<Row>(
+  format: AuditExportFormat,
+  title: string,
+  columns: ExportColumn<Row>[],
+  rows: Row[],
+  filenameStem: string,
+): Promise<ExportFile> {
+  const body = format === 'csv' ? toCsv(columns, rows) : await toXlsx(title, columns, rows);
+  return {
+    body,
+    contentType: CONTENT_TYPES[format],
+    filename: `${filenameStem}.${format}`,
+    rowCount: rows.length,
+  };
+}
+
+/** `attachment` with an ASCII fallback and the UTF-8 name (RFC 6266), so Chinese names survive. */
+export function contentDisposition(filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+}
+
+/** `YYYY-MM-DD HH:mm:ss` in the given IANA zone (UTC when none), as the console shows instants. */
+export function formatInstant(epochMs: number, timeZone = 'UTC'): string {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    })
+      .formatToParts(new Date(epochMs))
+      .map((p) => [p.type, p.value]),
+  );
+  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
+}
+
+/** `YYYYMMDD` of an instant, for file names. */
+export function dayStamp(epochMs: number, timeZone = 'UTC'): string {
+  return formatInstant(epochMs, timeZone).slice(0, 10).replaceAll('-', '');
+}

@@ -1,0 +1,85 @@
+import { OrderStatus, type OrderView } from '@coldchain/contract';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { recordAudit } from '../audit/audit.service';
+import { devices } from '../devices/devices.table';
+import { toOrderView } from './orders.service';
+import { orders } from './orders.table';
+
+/**
+ * The platform operator's side of an order (`npm run admin -- orders ...`). There is no payment
+ * gateway: the operator checks the payment out of band and approves or rejects the order.
+ */
+
+export class OrderDecisionError extends Error {}
+
+export async function listOrders(db: Db, status?: number): Promise<(OrderView & { companyId: number })[]> {
+  const rows = await db
+    .select()
+    .from(orders)
+    .where(status ? eq(orders.status, status) : undefined)
+    .orderBy(asc(orders.id));
+  return rows.map((r) => ({ ...toOrderView(r), companyId: r.companyId }));
+}
+
+/**
+ * Approves a pending order in one transaction. A renewal extends each device's expiry by the
+ * months, counted from the later of now and its current expiry, so a lapsed device gets whole
+ * months from today and a running one loses nothing. A recovery is recorded as approved with its
+ * period (docs/decisions.md, "Data recovery").
+ */
+export async function approveOrder(db: Db, id: number, now = new Date()): Promise<OrderView> {
+  return decide(db, id, OrderStatus.Approved, now);
+}
+
+export async function rejectOrder(db: Db, id: number, now = new Date()): Promise<OrderView> {
+  return decide(db, id, OrderStatus.Rejected, now);
+}
+
+async function decide(db: Db, id: number, status: OrderStatus, now: Date): Promise<OrderView> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx.select().from(orders).where(eq(orders.id, id)).for('update');
+    if (!row) throw new OrderDecisionError(`Order ${id} does not exist.`);
+    if (row.status !== OrderStatus.Pending) {
+      throw new OrderDecisionError(`Order ${id} is not pending (status ${row.status}); nothing changed.`);
+    }
+    const actor = { companyId: row.companyId, userId: null, ip: '' };
+    const extended: { deviceId: number; before: number; after: number }[] = [];
+    if (status === OrderStatus.Approved && row.kind === 'renewal') {
+      for (const line of row.lines) {
+        // A device removed since the order was placed is skipped; the others are still renewed.
+        const [device] = await tx
+          .select({ expireTime: devices.expireTime })
+          .from(devices)
+          .where(and(eq(devices.id, line.deviceId), eq(devices.companyId, row.companyId)))
+          .for('update');
+        if (!device) continue;
+        const [updated] = await tx
+          .update(devices)
+          .set({
+            expireTime: sql`greatest(${now.toISOString()}::timestamptz, ${devices.expireTime}) + make_interval(months => ${row.months}::int)`,
+          })
+          .where(eq(devices.id, line.deviceId))
+          .returning({ expireTime: devices.expireTime });
+        extended.push({
+          deviceId: line.deviceId,
+          before: device.expireTime.getTime(),
+          after: updated!.expireTime.getTime(),
+        });
+      }
+    }
+    const [updated] = await tx
+      .update(orders)
+      .set({ status, decidedAt: now })
+      .where(eq(orders.id, id))
+      .returning();
+    await recordAudit(tx, actor, {
+      action: status === OrderStatus.Approved ? 'order.approve' : 'order.reject',
+      targetType: 'order',
+      targetId: id,
+      before: { status: row.status },
+      after: { status, extended },
+    });
+    return toOrderView(updated!);
+  });
+}

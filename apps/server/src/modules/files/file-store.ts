@@ -1,0 +1,52 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { WireLanguage } from '@coldchain/contract';
+import {
+  UPLOAD_URL_PREFIX,
+  UploadPurpose,
+  type UploadPurposeName,
+  type UploadResult,
+} from '@coldchain/contract';
+import { uploadPurposeNames } from '../../i18n/catalogues/profile';
+import { AppError } from '../../lib/app-error';
+import { type SniffedType, sniffFileType } from './file-type';
+
+/** Stored names are 128 random bits: the name is the only key to a file, so it must not be guessable. */
+export const STORED_NAME_PATTERN = /^[a-f0-9]{32}\.(jpg|png|gif|webp|pdf)$/;
+
+export function formatBytes(bytes: number): string {
+  // "Under 5 MB" is stored as 5 MiB - 1 byte and still reads as 5 MB.
+  const mb = bytes / 1_048_576;
+  return mb >= 1 ? `${Math.round(mb * 10) / 10} MB` : `${Math.round(bytes / 1024)} KB`;
+}
+
+/** Checks a file against its purpose's limits (size, then real type); returns its real type. */
+export function checkUpload(purpose: UploadPurposeName, bytes: Buffer, language: WireLanguage): SniffedType {
+  const rule = UploadPurpose[purpose];
+  const purposeName = uploadPurposeNames[purpose]?.[language] ?? purpose;
+  if (bytes.length === 0) throw new AppError('UPLOAD_NO_FILE');
+  if (bytes.length > rule.maxBytes) {
+    throw new AppError('UPLOAD_TOO_LARGE', { max: formatBytes(rule.maxBytes), purpose: purposeName });
+  }
+  const type = sniffFileType(bytes);
+  if (!type || !(rule.types as readonly string[]).includes(type)) {
+    throw new AppError('UPLOAD_WRONG_TYPE', {
+      purpose: purposeName,
+      types: rule.types.map((t) => t.toUpperCase()).join(', '),
+    });
+  }
+  return type;
+}
+
+/** Writes a checked file under a new random name and returns where it is served. */
+export async function writeUpload(
+  uploadDir: string,
+  bytes: Buffer,
+  type: SniffedType,
+): Promise<UploadResult> {
+  const name = `${randomBytes(16).toString('hex')}.${type}`;
+  await mkdir(uploadDir, { recursive: true });
+  await writeFile(path.join(uploadDir, name), bytes, { flag: 'wx' });
+  return { url: `${UPLOAD_URL_PREFIX}${name}`, size: bytes.length, type };
+}

@@ -1,0 +1,445 @@
+import { AuthTags, ServiceAuthTags } from '@coldchain/contract';
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '../../db/client';
+import { queryRows } from '../../db/client';
+import {
+  addMember,
+  buildCompany,
+  buildDepartment,
+  buildDevice,
+  buildRole,
+  buildUser,
+  login,
+} from '../../test/factories';
+import { alarmRecords, alarmSettings } from '../alarms/alarms.table';
+import { recordAudit } from '../audit/audit.service';
+import { companies } from '../companies/companies.table';
+import { sensors } from '../devices/devices.table';
+import { deviceGroups } from '../groups/groups.table';
+import { notices } from '../notices/notices.table';
+import { users } from '../users/users.table';
+import { insertAdminRole } from './company-setup';
+import { departments, devicePermissions, invitations, joinRequests } from './org.table';
+
+/*
+ * Shared by the two generated matrices (permission-matrix.test.ts, cross-company-matrix.test.ts):
+ * a company with one of everything, a digest of everything a company owns, and request bodies
+ * built from each route's own zod schema with the ids of such a company.
+ */
+
+/**
+ * Calls of the route table that need no login. A new public call must be added here on purpose;
+ * the permission matrix fails for any public call that is not listed.
+ */
+export const PUBLIC_CALLS: ReadonlySet<string> = new Set([
+  'POST /api/system/clientConfig',
+  'POST /api/doLogin',
+  'POST /api/doLoginCode',
+  'POST /api/getInternationalAreaCode',
+  'POST /api/qrLogin/createTicket',
+  'POST /api/qrLogin/pollTicket',
+  'POST /api/sendCode',
+  'POST /api/verifyAccount',
+  'POST /api/getAccountCode',
+  'POST /api/checkCode',
+  'POST /api/resetPassword',
+  'POST /api/register/getPhoneCode',
+  'POST /api/register/registerAccount',
+  'POST /api/user/industryList',
+  'POST /api/userOrganize/getOrganizeInviteById',
+  // The live socket: the bind message carries the token (live.routes.ts).
+  'GET /api/ws',
+]);
+
+/**
+ * Calls any signed-in member may make whatever their role, each with the reason. Every other
+ * `/api` call must declare its tag with `requirePermission`, or the permission matrix fails:
+ * a new call has to choose one or the other.
+ */
+export const ANY_MEMBER_CALLS: ReadonlyMap<string, string> = new Map([
+  // One's own account, session and settings: they belong to the person, not to a role.
+  ['POST /api/logout', 'own session'],
+  ['POST /api/loginCode/createAddressCode', 'own account'],
+  ['POST /api/user/updatePassword', 'own account'],
+  ['POST /api/qrLogin/scanTicket', 'own session: confirms a QR login on another screen'],
+  ['POST /api/qrLogin/confirmTicket', 'own session'],
+  ['POST /api/loginSecurity/getPasswordRenewal', 'own account'],
+  ['POST /api/loginSecurity/setPasswordRenewal', 'own account'],
+  ['POST /api/user/userInfo', 'own account'],
+  ['POST /api/user/personalInfo', 'own account'],
+  ['POST /api/user/updateUserInfo', 'own account'],
+  ['POST /api/user/setSignPassword', 'own account'],
+  ['POST /api/user/checkSignPassword', 'own account'],
+  ['POST /api/user/getWeChatPublicAttentionUrl', 'own account'],
+  ['POST /api/user/bindWeChat', 'own account'],
+  ['POST /api/user/weChatFollowStatus', 'own account'],
+  ['POST /api/user/unbindWeChat', 'own account'],
+  ['POST /api/user/unbindWeChatOfficial', 'own account'],
+  ['POST /api/user/checkPhoneBinding', 'own account'],
+  ['POST /api/user/getUserAddress', 'own account'],
+  ['POST /api/user/newUserNotice', 'own notices'],
+  ['POST /api/user/userNoticeList', 'own notices'],
+  ['POST /api/user/readNotice', 'own notices'],
+  ['POST /api/user/readNoticeAll', 'own notices'],
+  ['POST /api/user/deleteNotice', 'own notices'],
+  ['POST /api/userLoginLog/pageUserLog', 'own login attempts (docs/decisions.md)'],
+  ['POST /api/userLoginLog/exportUserLog', 'own login attempts'],
+  ['POST /api/user/addFeedback', 'anyone may send feedback'],
+  ['POST /api/file/upload', 'stores a file only; the call that uses it checks its own tag'],
+  ['POST /api/device/addCalibrationImg', 'stores a file only, like /api/file/upload'],
+  // Companies and memberships of the person.
+  ['POST /api/index/getUserCompanys', 'own memberships'],
+  ['POST /api/index/switchUserCompany', 'own memberships'],
+  ['POST /api/index/getUserPowers', 'own rights: the console builds its menus from them'],
+  ['POST /api/user/createCompany', 'anyone may found a company'],
+  ['POST /api/user/dropOutOrganize', 'own membership'],
+  ['POST /api/user/joinOrganize', 'applying to join is open to everyone'],
+  ['POST /api/register/joinOrganization', 'applying to join is open to everyone'],
+  ['POST /api/userOrganize/inviteJoinOrganize', 'joining through an invitation link'],
+  // Everyone holds home:view: the home page and what every member needs.
+  ['POST /api/userOrganize/companyDataInfo', 'home page (home:view, held by every member)'],
+  ['POST /api/userOrganize/indexChartForStatistics', 'home page (home:view, held by every member)'],
+  ['POST /api/userOrganize/myDepartment', 'own department'],
+  ['POST /api/personnel/memberOptions', 'names for notifier and leader pickers, within the scope'],
+  // No tag expresses these: the handler checks who the caller is.
+  ['POST /api/user/changeOrganizeName', 'company administrator only, checked in the handler'],
+  ['POST /api/userOrganize/createInvite', 'checked in the handler (invitations.service.ts)'],
+  ['POST /api/user/joinRequestList', 'user:edit or person in charge, checked in the preHandler'],
+  ['POST /api/user/incomingAudit', 'user:edit or person in charge, checked in the preHandler'],
+]);
+
+/** Calls that end the caller's own session: the matrices must not log their own caller out. */
+export const SESSION_ENDING_CALLS: ReadonlySet<string> = new Set(['POST /api/logout']);
+
+export interface CompanyIds {
+  companyId: number;
+  rootDepartmentId: number;
+  departmentId: number;
+  departmentCode: string;
+  adminRoleId: number;
+  roleId: number;
+  userId: number;
+  adminUserId: number;
+  deviceId: number;
+  sensorId: number;
+  groupId: number;
+  settingId: number;
+  alarmId: number;
+  noticeId: number;
+  joinRequestId: number;
+  inviteCode: string;
+}
+
+/**
+ * A company with one of everything, every name carrying `marker`: a department with its
+ * administrator role and another role, a member, a device with a sensor in a group, an alarm
+ * setting and record, a device grant, a notice, an invitation, a join request and audit entries.
+ */
+export async function buildCompanyWithEverything(app: FastifyInstance, marker: string): Promise<CompanyIds> {
+  const db = app.db;
+  const company = await buildCompany(db, { name: `${marker} Co`, services: [...ServiceAuthTags] });
+  await db
+    .update(users)
+    .set({ name: `${marker} admin` })
+    .where(eq(users.id, company.admin.id));
+  await db
+    .update(companies)
+    .set({ address: `${marker} street` })
+    .where(eq(companies.id, company.id));
+  const [root] = await db.select().from(departments).where(eq(departments.companyId, company.id));
+  const department = await buildDepartment(db, company.id, { name: `${marker} dept` });
+  const adminRoleId = await insertAdminRole(db, company.id, department.id, AuthTags);
+  const role = await buildRole(db, company.id, department.id, ['device:view', 'alarm:view'], {
+    name: `${marker} role`,
+  });
+  const member = await buildUser(db, { name: `${marker} person` });
+  await db.update(users).set({ phone: '+8613900000000' }).where(eq(users.id, member.id));
+  await addMember(db, company.id, member.id, false, { departmentId: department.id, roleId: role.id });
+  const [group] = await db
+    .insert(deviceGroups)
+    .values({ companyId: company.id, departmentId: department.id, name: `${marker} group` })
+    .returning();
+  const device = await buildDevice(db, company.id, { name: `${marker} fridge`, departmentId: department.id });
+  const sensor = device.sensors[0]!;
+  await db
+    .update(sensors)
+    .set({ name: `${marker} probe` })
+    .where(eq(sensors.id, sensor.id));
+  await db
+    .insert(devicePermissions)
+    .values({ companyId: company.id, userId: member.id, deviceId: Number(device.id) });
+  const [setting] = await db
+    .insert(alarmSettings)
+    .values({
+      companyId: company.id,
+      carrier: 'sensor',
+      targetId: sensor.id,
+      deviceId: Number(device.id),
+      sensorId: sensor.id,
+      level: 1,
+      alarmType: 'overLimit',
+      min: 2,
+      max: 8,
+      repeat: 1,
+      notifierIds: [member.id, company.admin.id],
+    })
+    .returning();
+  const now = new Date();
+  const [alarm] = await db
+    .insert(alarmRecords)
+    .values({
+      companyId: company.id,
+      deviceId: Number(device.id),
+      sensorId: sensor.id,
+      settingId: setting!.id,
+      alarmType: 'overLimit',
+      level: 1,
+      alarmTime: now,
+      excursionStart: now,
+      dedupeKey: `${marker}:${setting!.id}:${now.getTime()}`,
+      content: { en: `${marker} alarm`, cn: `${marker} 报警` },
+      lastValue: 12,
+    })
+    .returning();
+  const [notice] = await db
+    .insert(notices)
+    .values({
+      companyId: company.id,
+      userId: member.id,
+      kind: 'system',
+      title: { en: `${marker} notice`, cn: `${marker} 通知` },
+      content: { en: `${marker} text`, cn: `${marker} 内容` },
+    })
+    .returning();
+  const applicant = await buildUser(db, { name: `${marker} applicant` });
+  const [request] = await db
+    .insert(joinRequests)
+    .values({
+      companyId: company.id,
+      departmentId: department.id,
+      userId: applicant.id,
+      remark: `${marker} please`,
+    })
+    .returning();
+  const inviteCode = `${marker.replace(/\W/g, '')}${now.getTime()}`;
+  await db.insert(invitations).values({
+    code: inviteCode,
+    companyId: company.id,
+    departmentId: department.id,
+    createdBy: company.admin.id,
+    expiresAt: new Date(now.getTime() + 86_400_000),
+  });
+  await db.transaction((tx) =>
+    recordAudit(
+      tx,
+      { companyId: company.id, userId: company.admin.id, ip: '' },
+      { action: 'role.add', targetType: 'role', targetId: role.id, after: { name: `${marker} role` } },
+    ),
+  );
+  // A login of the member puts a login-log row and a session in place too.
+  await login(app, member.account);
+  return {
+    companyId: company.id,
+    rootDepartmentId: root!.id,
+    departmentId: department.id,
+    departmentCode: department.code,
+    adminRoleId,
+    roleId: role.id,
+    userId: member.id,
+    adminUserId: company.admin.id,
+    deviceId: Number(device.id),
+    sensorId: sensor.id,
+    groupId: group!.id,
+    settingId: setting!.id,
+    alarmId: alarm!.id,
+    noticeId: notice!.id,
+    joinRequestId: request!.id,
+    inviteCode,
+  };
+}
+
+/**
+ * A fingerprint per table of everything a company owns: every row of every table with a
+ * `company_id`, rows of tables keyed by its devices or alarm settings, and its members' user rows.
+ * Equal digests before and after a call mean the call changed nothing of the company.
+ */
+export async function companyDigest(db: Db, companyId: number): Promise<Record<string, string>> {
+  const columns = await queryRows<{ table_name: string; column_name: string }>(
+    db,
+    sql`SELECT c.table_name, c.column_name FROM information_schema.columns c
+        JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name
+        WHERE c.table_schema = 'public' AND t.table_type = 'BASE TABLE'
+          AND c.column_name IN ('company_id', 'device_id', 'setting_id')`,
+  );
+  const byTable = new Map<string, Set<string>>();
+  for (const c of columns) {
+    const set = byTable.get(c.table_name) ?? new Set();
+    set.add(c.column_name);
+    byTable.set(c.table_name, set);
+  }
+  // One query for all tables: the matrices take a digest after every call.
+  const parts = [...byTable].map(([table, cols]) => {
+    const where = cols.has('company_id')
+      ? sql`t.company_id = ${companyId}`
+      : cols.has('device_id')
+        ? sql`t.device_id IN (SELECT id FROM devices WHERE company_id = ${companyId})`
+        : sql`t.setting_id IN (SELECT id FROM alarm_settings WHERE company_id = ${companyId})`;
+    return sql`SELECT ${table}::text AS name, count(*)::text || ':' || coalesce(md5(string_agg(t::text, '|' ORDER BY t::text)), '') AS h FROM ${sql.identifier(table)} t WHERE ${where}`;
+  });
+  parts.push(
+    sql`SELECT 'users' AS name, coalesce(md5(string_agg(u::text, '|' ORDER BY u.id)), '') AS h FROM users u
+        WHERE u.id IN (SELECT user_id FROM company_members WHERE company_id = ${companyId})`,
+  );
+  const rows = await queryRows<{ name: string; h: string }>(db, sql.join(parts, sql` UNION ALL `));
+  const digest: Record<string, string> = {};
+  for (const row of rows) digest[row.name] = row.h;
+  return digest;
+}
+
+/** Signed-in members of `companyId` in its root department, one per set of tags, made on demand. */
+export function memberFactory(app: FastifyInstance, companyId: number, rootDepartmentId: number) {
+  const made = new Map<string, Promise<string>>();
+  return (tags: readonly string[]) => {
+    const key = [...tags].sort().join(',');
+    let token = made.get(key);
+    if (!token) {
+      token = (async () => {
+        const role = await buildRole(app.db, companyId, rootDepartmentId, [...tags]);
+        const user = await buildUser(app.db, { name: 'Matrix Member' });
+        await addMember(app.db, companyId, user.id, false, {
+          departmentId: rootDepartmentId,
+          roleId: role.id,
+        });
+        return login(app, user.account);
+      })();
+      made.set(key, token);
+    }
+    return token;
+  };
+}
+
+/** Values for the fields of request bodies: ids come from the target company, the rest is plausible. */
+function candidates(ids: CompanyIds): Record<string, unknown[]> {
+  const s = (n: number) => String(n);
+  const everyId = [
+    ids.deviceId,
+    ids.sensorId,
+    ids.departmentId,
+    ids.rootDepartmentId,
+    ids.roleId,
+    ids.adminRoleId,
+    ids.userId,
+    ids.adminUserId,
+    ids.groupId,
+    ids.settingId,
+    ids.alarmId,
+    ids.noticeId,
+    ids.joinRequestId,
+    ids.companyId,
+  ].map(s);
+  const now = Date.now();
+  return {
+    id: [...everyId, ids.inviteCode],
+    deviceId: [s(ids.deviceId)],
+    sensorId: [s(ids.sensorId)],
+    targetId: [s(ids.sensorId), s(ids.deviceId)],
+    departmentId: [s(ids.departmentId), s(ids.rootDepartmentId)],
+    parentId: [s(ids.rootDepartmentId), s(ids.groupId)],
+    userId: [s(ids.userId), s(ids.adminUserId)],
+    leaderId: [s(ids.userId)],
+    roleId: [s(ids.roleId)],
+    alarmId: [s(ids.alarmId)],
+    groupId: [s(ids.groupId)],
+    settingId: [s(ids.settingId)],
+    deviceIds: [[s(ids.deviceId)]],
+    userIds: [[s(ids.userId)]],
+    notifierIds: [[s(ids.userId)]],
+    code: [ids.departmentCode],
+    pageNum: [1],
+    pageSize: [20],
+    name: ['Probe name'],
+    tags: [['device:view']],
+    remark: ['probe'],
+    approve: [true],
+    carrier: ['sensor', 'device'],
+    level: [1],
+    alarmType: ['overLimit'],
+    min: [0],
+    max: [10],
+    repeat: [1],
+    channels: [['email']],
+    resolveType: ['handled'],
+    cause: ['probe'],
+    action: ['probe'],
+    startTime: [now - 3_600_000],
+    endTime: [now],
+    permission: ['edit', 'view', 'none'],
+    recordInterval: [60],
+    uploadInterval: [60],
+    alarmVerifyInterval: [60],
+    offlineJudgement: [3],
+    // csv first: a leaked name would be readable in it (xlsx is compressed).
+    format: ['csv', 'xlsx'],
+    timeZone: ['UTC'],
+    enabled: [false],
+    serial: ['PROBE0001'],
+    content: ['probe'],
+    category: [7],
+  };
+}
+
+/**
+ * Bodies for a route, built from its zod schema: every field the schema names gets a value of
+ * `ids`' company (the first candidate), and one more body per alternative candidate of a field,
+ * so that `id` is tried as a device, a role, a user, an alarm and so on.
+ */
+export function bodiesFor(
+  schema: unknown,
+  ids: CompanyIds,
+): { body: Record<string, unknown>; valid: boolean }[] {
+  const shape = (schema as { shape?: Record<string, unknown> } | undefined)?.shape;
+  const parse = (body: unknown) =>
+    !schema || (schema as { safeParse(v: unknown): { success: boolean } }).safeParse(body).success;
+  if (!shape) return [{ body: {}, valid: parse({}) }];
+  const values = candidates(ids);
+  const base: Record<string, unknown> = {};
+  for (const key of Object.keys(shape)) if (values[key]) base[key] = values[key][0];
+  const bodies = [base];
+  for (const key of Object.keys(shape)) {
+    for (const alternative of values[key]?.slice(1) ?? []) bodies.push({ ...base, [key]: alternative });
+  }
+  return bodies.map((body) => ({ body, valid: parse(body) }));
+}
+
+/**
+ * Calls a route the way the console does. Exports answer with a file rather than an envelope:
+ * `raw` is what came back either way, so the matrices can look for leaked names in files too.
+ */
+export async function callRoute(
+  app: FastifyInstance,
+  url: string,
+  body: unknown,
+  token: string,
+  companyId?: number,
+) {
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    platform: '1',
+    accessToken: token,
+  };
+  if (companyId !== undefined) headers.companyId = String(companyId);
+  const response = await app.inject({ method: 'POST', url, headers, payload: JSON.stringify(body) });
+  const raw = response.body;
+  let envelope: { msgCode: number; msgContent: string; data: unknown };
+  try {
+    envelope = JSON.parse(raw);
+  } catch {
+    envelope = {
+      msgCode: response.statusCode === 200 ? 200 : response.statusCode,
+      msgContent: '(file)',
+      data: null,
+    };
+  }
+  return { status: response.statusCode, body: envelope, raw };
+}

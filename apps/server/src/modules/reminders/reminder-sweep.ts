@@ -1,0 +1,175 @@
+import { sql } from 'drizzle-orm';
+import { type Db, type Queryable, queryRows } from '../../db/client';
+import { creditBalance } from '../delivery/credits.service';
+import { createNotice } from '../notices/notices.service';
+import { companyAdministrators } from '../org/access';
+import { remindersSent } from './reminders.table';
+
+const DAY_MS = 86_400_000;
+/** Spec section 9: devices are reminded of 30 days before they expire; same lead for renewal. */
+export const EXPIRY_LEAD_DAYS = 30;
+/** Spec section 9: "Alarm-setter count reminder: when fewer than 3". */
+export const MIN_ALARM_SETTERS = 3;
+/** Below this balance administrators are told to top up before alarms go unsent. */
+export const LOW_CREDIT_THRESHOLD = 20;
+
+interface Reminder {
+  companyId: number;
+  key: string;
+  kind: string;
+  title: { en: string; cn: string };
+  content: { en: string; cn: string };
+}
+
+/**
+ * Reminders as notices (alarms issue, item 7): devices expiring within 30 days, devices whose
+ * alarm settings notify fewer than 3 people, and low message credit. They go to the company's
+ * administrators, are free of credit (spec section 9) and feed the top-bar badge. Each is sent
+ * once per key; calibration reminders come with calibration records (equipment issue).
+ */
+export async function runReminderSweep(db: Db, now = new Date()): Promise<number> {
+  const reminders = [
+    ...(await expiringDevices(db, now)),
+    ...(await devicesWithFewSetters(db)),
+    ...(await lowCredit(db, now)),
+  ];
+  let sent = 0;
+  for (const reminder of reminders) {
+    const delivered = await db.transaction(async (tx) => {
+      const claimed = await tx
+        .insert(remindersSent)
+        .values({ companyId: reminder.companyId, key: reminder.key, sentAt: now })
+        .onConflictDoNothing()
+        .returning({ key: remindersSent.key });
+      if (claimed.length === 0) return false;
+      await notifyAdministrators(tx, reminder);
+      return true;
+    });
+    if (delivered) sent++;
+  }
+  return sent;
+}
+
+async function notifyAdministrators(tx: Queryable, reminder: Reminder) {
+  for (const userId of await companyAdministrators(tx, reminder.companyId)) {
+    await createNotice(tx, {
+      companyId: reminder.companyId,
+      userId,
+      kind: reminder.kind,
+      title: reminder.title,
+      content: reminder.content,
+    });
+  }
+}
+
+const dateOf = (d: Date) => d.toISOString().slice(0, 10);
+
+async function expiringDevices(db: Db, now: Date): Promise<Reminder[]> {
+  const rows = await queryRows<{
+    company_id: string | number;
+    id: string | number;
+    name: string;
+    serial: string;
+    expire_time: Date | string;
+  }>(
+    db,
+    sql`select company_id, id, name, serial, expire_time from devices
+        where state <> 6 and expire_time < ${new Date(now.getTime() + EXPIRY_LEAD_DAYS * DAY_MS).toISOString()}`,
+  );
+  return rows.map((d) => {
+    const expiry = new Date(d.expire_time);
+    const date = dateOf(expiry);
+    const expired = expiry.getTime() <= now.getTime();
+    return {
+      companyId: Number(d.company_id),
+      // A renewal moves the expiry, so the next approach of it is reminded again.
+      key: `deviceExpiry:${d.id}:${date}`,
+      kind: 'reminder.deviceExpiry',
+      title: expired
+        ? { en: 'Device service expired', cn: '设备服务已到期' }
+        : { en: 'Device service expires soon', cn: '设备服务即将到期' },
+      content: expired
+        ? {
+            en: `The service of ${d.name} (${d.serial}) expired on ${date}. Renew it to keep monitoring and alarms.`,
+            cn: `${d.name}（${d.serial}）的服务已于 ${date} 到期，请续费以继续监测和报警。`,
+          }
+        : {
+            en: `The service of ${d.name} (${d.serial}) expires on ${date}. Renew it to keep monitoring and alarms.`,
+            cn: `${d.name}（${d.serial}）的服务将于 ${date} 到期，请及时续费以免影响监测和报警。`,
+          },
+    };
+  });
+}
+
+async function devicesWithFewSetters(db: Db): Promise<Reminder[]> {
+  const rows = await queryRows<{
+    company_id: string | number;
+    id: string | number;
+    name: string;
+    serial: string;
+    setters: string | number;
+  }>(
+    db,
+    sql`select d.company_id, d.id, d.name, d.serial,
+               (select count(distinct n) from alarm_settings s, unnest(s.notifier_ids) as n
+                 where s.device_id = d.id and s.enabled) as setters
+        from devices d
+        where d.state <> 6 and exists (select 1 from alarm_settings s where s.device_id = d.id and s.enabled)`,
+  );
+  return rows
+    .filter((d) => Number(d.setters) < MIN_ALARM_SETTERS)
+    .map((d) => ({
+      companyId: Number(d.company_id),
+      // Told again when the number of people changes and is still too low.
+      key: `fewSetters:${d.id}:${Number(d.setters)}`,
+      kind: 'reminder.fewAlarmSetters',
+      title: { en: 'Too few alarm recipients', cn: '报警接收人过少' },
+      content: {
+        en: `Alarms of ${d.name} (${d.serial}) reach ${Number(d.setters)} ${Number(d.setters) === 1 ? 'person' : 'people'}. At least ${MIN_ALARM_SETTERS} are recommended so that someone always answers.`,
+        cn: `${d.name}（${d.serial}）的报警只通知 ${Number(d.setters)} 人，建议至少设置 ${MIN_ALARM_SETTERS} 名报警接收人，确保有人及时处理。`,
+      },
+    }));
+}
+
+async function lowCredit(db: Db, now: Date): Promise<Reminder[]> {
+  const rows = await queryRows<{ company_id: string | number }>(
+    db,
+    sql`select company_id from company_credits`,
+  );
+  const reminders: Reminder[] = [];
+  for (const row of rows) {
+    const companyId = Number(row.company_id);
+    const balance = await creditBalance(db, companyId);
+    // Zero is told by the delivery worker when a message is held back; this is the early warning.
+    if (balance <= 0 || balance >= LOW_CREDIT_THRESHOLD) continue;
+    reminders.push({
+      companyId,
+      key: `lowCredit:${dateOf(now)}`,
+      kind: 'reminder.lowCredit',
+      title: { en: 'Message credit is low', cn: '消息余额不足' },
+      content: {
+        en: `Only ${balance} message credits are left. Top up so that SMS, phone call and e-mail alarms keep going out.`,
+        cn: `消息余额仅剩 ${balance}，请及时充值，以免短信、电话和邮件报警无法发送。`,
+      },
+    });
+  }
+  return reminders;
+}
+
+/** Runs the sweep every `intervalMs` (server.ts); returns the function that stops it. */
+export function startReminderSweep(
+  db: Db,
+  intervalMs: number,
+  onError: (error: unknown) => void,
+): () => void {
+  const run = () => void runReminderSweep(db).catch(onError);
+  const timer = setInterval(run, intervalMs);
+  timer.unref();
+  // A first run soon after start, not an interval later.
+  const first = setTimeout(run, 10_000);
+  first.unref();
+  return () => {
+    clearInterval(timer);
+    clearTimeout(first);
+  };
+}
