@@ -76,58 +76,67 @@ const Limit = z.coerce.number().min(-1_000_000).max(1_000_000);
  * `repeatIntervalSeconds`, `escalateAfterSeconds`, `periods`, `weekdays` and `timeZone`.
  * `timeSlot` is `allDay` (default) or `periods`; weekdays 1-7 are Monday-Sunday (spec section 9).
  */
+/** The rule of a setting, shared by the single and the batch save. */
+const alarmRuleFields = {
+  // level and repeat are plain numbers so that a missing one reads "is required", not "wrong type".
+  level: z.number().int().min(AlarmLimits.levelMin).max(AlarmLimits.levelMax),
+  alarmType: z.enum(AlarmTypes),
+  min: Limit.optional(),
+  max: Limit.optional(),
+  preMin: Limit.optional(),
+  preMax: Limit.optional(),
+  delaySeconds: z.coerce.number().int().min(0).max(86_400).default(0),
+  hysteresis: z.coerce.number().min(0).max(1_000).default(0),
+  repeat: z.number().int().min(AlarmLimits.repeatMin).max(AlarmLimits.repeatMax),
+  repeatIntervalSeconds: z.coerce.number().int().min(60).max(86_400).default(600),
+  /** 0 = no escalation. */
+  escalateAfterSeconds: z.coerce.number().int().min(0).max(604_800).default(0),
+  channels: z.array(z.enum(AlarmChannels)).max(AlarmChannels.length),
+  timeSlot: z.enum(['allDay', 'periods']).optional(),
+  periods: z.array(TimePeriod).max(12).default([]),
+  weekdays: z.array(z.coerce.number().int().min(1).max(7)).min(1).max(7).default([1, 2, 3, 4, 5, 6, 7]),
+  timeZone: z.string().max(64).refine(isTimeZone, { error: 'rule.timeZone' }).default('UTC'),
+  notifierIds: z.array(Id).max(100),
+  enabled: z.boolean().default(true),
+};
+
+type AlarmRule = z.infer<z.ZodObject<typeof alarmRuleFields>>;
+
+/** The checks across fields of a rule (spec section 5), for both saves. */
+function checkRule(s: AlarmRule, ctx: z.RefinementCtx) {
+  const issue = (message: string, path: string) => ctx.addIssue({ code: 'custom', message, path: [path] });
+  if (s.min !== undefined && s.max !== undefined && s.min >= s.max) issue('rule.minMax', 'max');
+  for (const key of ['preMin', 'preMax'] as const) {
+    const v = s[key];
+    if (v === undefined) continue;
+    if ((s.min !== undefined && v < s.min) || (s.max !== undefined && v > s.max)) issue('rule.preAlarm', key);
+  }
+  if (s.preMin !== undefined && s.preMax !== undefined && s.preMin >= s.preMax)
+    issue('rule.minMax', 'preMax');
+  if (s.alarmType === 'overLimit' && s.min === undefined && s.max === undefined)
+    issue('rule.limitRequired', 'max');
+  if (s.alarmType === 'preAlarm' && s.preMin === undefined && s.preMax === undefined)
+    issue('rule.limitRequired', 'preMax');
+  const lo = s.preMin ?? s.min;
+  const hi = s.preMax ?? s.max;
+  if (lo !== undefined && hi !== undefined && lo + s.hysteresis >= hi - s.hysteresis)
+    issue('rule.hysteresis', 'hysteresis');
+  if (new Set(s.channels).size !== s.channels.length) issue('rule.repeatedItem', 'channels');
+  if (new Set(s.notifierIds).size !== s.notifierIds.length) issue('rule.repeatedItem', 'notifierIds');
+  if (new Set(s.weekdays).size !== s.weekdays.length) issue('rule.repeatedItem', 'weekdays');
+  const slot = s.timeSlot ?? (s.periods.length > 0 ? 'periods' : 'allDay');
+  if (slot === 'periods' && s.periods.length === 0) issue('rule.periodsRequired', 'periods');
+  if (hasRepeatedTimePoint(s.periods)) issue('rule.repeatedTimePoint', 'periods');
+}
+
 export const SaveAlarmSettingRequest = z
   .object({
     id: Id.optional(),
-    // level and repeat are plain numbers so that a missing one reads "is required", not "wrong type".
     carrier: z.enum(['sensor', 'device']),
     targetId: Id,
-    level: z.number().int().min(AlarmLimits.levelMin).max(AlarmLimits.levelMax),
-    alarmType: z.enum(AlarmTypes),
-    min: Limit.optional(),
-    max: Limit.optional(),
-    preMin: Limit.optional(),
-    preMax: Limit.optional(),
-    delaySeconds: z.coerce.number().int().min(0).max(86_400).default(0),
-    hysteresis: z.coerce.number().min(0).max(1_000).default(0),
-    repeat: z.number().int().min(AlarmLimits.repeatMin).max(AlarmLimits.repeatMax),
-    repeatIntervalSeconds: z.coerce.number().int().min(60).max(86_400).default(600),
-    /** 0 = no escalation. */
-    escalateAfterSeconds: z.coerce.number().int().min(0).max(604_800).default(0),
-    channels: z.array(z.enum(AlarmChannels)).max(AlarmChannels.length),
-    timeSlot: z.enum(['allDay', 'periods']).optional(),
-    periods: z.array(TimePeriod).max(12).default([]),
-    weekdays: z.array(z.coerce.number().int().min(1).max(7)).min(1).max(7).default([1, 2, 3, 4, 5, 6, 7]),
-    timeZone: z.string().max(64).refine(isTimeZone, { error: 'rule.timeZone' }).default('UTC'),
-    notifierIds: z.array(Id).max(100),
-    enabled: z.boolean().default(true),
+    ...alarmRuleFields,
   })
-  .superRefine((s, ctx) => {
-    const issue = (message: string, path: string) => ctx.addIssue({ code: 'custom', message, path: [path] });
-    if (s.min !== undefined && s.max !== undefined && s.min >= s.max) issue('rule.minMax', 'max');
-    for (const key of ['preMin', 'preMax'] as const) {
-      const v = s[key];
-      if (v === undefined) continue;
-      if ((s.min !== undefined && v < s.min) || (s.max !== undefined && v > s.max))
-        issue('rule.preAlarm', key);
-    }
-    if (s.preMin !== undefined && s.preMax !== undefined && s.preMin >= s.preMax)
-      issue('rule.minMax', 'preMax');
-    if (s.alarmType === 'overLimit' && s.min === undefined && s.max === undefined)
-      issue('rule.limitRequired', 'max');
-    if (s.alarmType === 'preAlarm' && s.preMin === undefined && s.preMax === undefined)
-      issue('rule.limitRequired', 'preMax');
-    const lo = s.preMin ?? s.min;
-    const hi = s.preMax ?? s.max;
-    if (lo !== undefined && hi !== undefined && lo + s.hysteresis >= hi - s.hysteresis)
-      issue('rule.hysteresis', 'hysteresis');
-    if (new Set(s.channels).size !== s.channels.length) issue('rule.repeatedItem', 'channels');
-    if (new Set(s.notifierIds).size !== s.notifierIds.length) issue('rule.repeatedItem', 'notifierIds');
-    if (new Set(s.weekdays).size !== s.weekdays.length) issue('rule.repeatedItem', 'weekdays');
-    const slot = s.timeSlot ?? (s.periods.length > 0 ? 'periods' : 'allDay');
-    if (slot === 'periods' && s.periods.length === 0) issue('rule.periodsRequired', 'periods');
-    if (hasRepeatedTimePoint(s.periods)) issue('rule.repeatedTimePoint', 'periods');
-  });
+  .superRefine(checkRule);
 export type SaveAlarmSettingRequest = z.infer<typeof SaveAlarmSettingRequest>;
 
 function isTimeZone(zone: string): boolean {
@@ -172,13 +181,73 @@ export const PageAlarmsRequest = z
   });
 export type PageAlarmsRequest = z.infer<typeof PageAlarmsRequest>;
 
+/**
+ * The signature password a call needs when the caller's sign-check flag is on (spec section 3,
+ * docs/decisions.md "Signature password on alarm resolving and export"); ignored otherwise.
+ */
+const SignPasswordField = z.string().max(64).optional();
+
 /** `/api/alarm/resolveAlarm`: who resolved is the caller; the cause is required for attribution. */
 export const ResolveAlarmRequest = z.object({
   id: Id,
   resolveType: z.string().trim().min(1).max(50),
   cause: z.string().trim().min(1).max(500),
   action: z.string().trim().max(500).default(''),
+  signPassword: SignPasswordField,
 });
+
+/** Channels a batch setting can name: a monitor has at most this many sensors. */
+export const ALARM_BATCH_MAX_CHANNEL = 64;
+
+/**
+ * `/api/deviceAlarmRule/batchSaveAlarmSetting` (spec section 2 dialogs): the same rule on every
+ * selected device (`carrier: 'device'`) or on the sensor of channel `channel` of each of them
+ * (`carrier: 'channel'`). All or nothing.
+ */
+export const BatchSaveAlarmSettingRequest = z
+  .object({
+    deviceIds: z.array(Id, { error: 'rule.selectDevices' }).min(1, { error: 'rule.selectDevices' }).max(500),
+    carrier: z.enum(['device', 'channel']),
+    channel: z.coerce.number().int().min(1).max(ALARM_BATCH_MAX_CHANNEL).optional(),
+    ...alarmRuleFields,
+  })
+  .superRefine((s, ctx) => {
+    checkRule(s, ctx);
+    if (s.carrier === 'channel' && s.channel === undefined)
+      ctx.addIssue({ code: 'custom', message: 'rule.channelRequired', path: ['channel'] });
+    if (new Set(s.deviceIds).size !== s.deviceIds.length)
+      ctx.addIssue({ code: 'custom', message: 'rule.repeatedItem', path: ['deviceIds'] });
+  });
+export type BatchSaveAlarmSettingRequest = z.infer<typeof BatchSaveAlarmSettingRequest>;
+
+export const AlarmExportFormats = ['xlsx', 'csv'] as const;
+/** Longest period one alarm export may cover, as for data exports. */
+export const ALARM_EXPORT_MAX_DAYS = 366;
+/** Spec section 8's "Select at least one device, time period or record" for a missing period. */
+const ExportInstant = z.coerce.number({ error: 'rule.selectDevices' }).int().nonnegative();
+
+/**
+ * `/api/alarm/exportAlarms`: the alarm records of a period (required, as is the format) with the
+ * list's filters; the file's texts are in the request's language.
+ */
+export const ExportAlarmsRequest = z
+  .object({
+    startTime: ExportInstant,
+    endTime: ExportInstant,
+    format: z.enum(AlarmExportFormats, { error: 'rule.exportFormat' }),
+    resolveState: z.coerce.number().int().min(1).max(5).optional(),
+    alarmType: z.enum(AlarmTypes).optional(),
+    deviceId: Id.optional(),
+    /** IANA zone the times in the file are written in; UTC when absent. */
+    timeZone: z.string().max(64).refine(isTimeZone, { error: 'rule.timeZone' }).optional(),
+    signPassword: SignPasswordField,
+  })
+  .refine((r) => r.endTime > r.startTime, { error: 'rule.timeRange', path: ['endTime'] })
+  .refine((r) => r.endTime - r.startTime <= ALARM_EXPORT_MAX_DAYS * 86_400_000, {
+    error: 'rule.exportPeriod',
+    path: ['endTime'],
+  });
+export type ExportAlarmsRequest = z.infer<typeof ExportAlarmsRequest>;
 export type ResolveAlarmRequest = z.infer<typeof ResolveAlarmRequest>;
 
 export interface AlarmSettingView {

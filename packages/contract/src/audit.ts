@@ -147,6 +147,7 @@ export type ExportOperationLogRequest = z.infer<typeof ExportOperationLogRequest
  */
 export const auditActionTitles: Record<string, { en: string; cn: string }> = {
   'alarm.resolve': { en: 'Resolve alarm', cn: '处理报警' },
+  'alarm.export': { en: 'Export alarm records', cn: '导出报警记录' },
   'alarmSetting.create': { en: 'Add alarm setting', cn: '新增报警设置' },
   'alarmSetting.edit': { en: 'Edit alarm setting', cn: '编辑报警设置' },
   'alarmSetting.delete': { en: 'Delete alarm setting', cn: '删除报警设置' },

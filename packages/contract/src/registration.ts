@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { PersonOrRoleName } from './org';
+import { UpdateUserInfoRequest } from './profile';
 import { Account, Password } from './rules';
 
 /** `/api/register/getPhoneCode` (API.md): a code by SMS for a mobile number, by e-mail for an address. */
@@ -18,6 +20,20 @@ export const RegisterAccountRequest = z.object({
   name: z.string().trim().min(2).max(100).optional(),
 });
 export type RegisterAccountRequest = z.infer<typeof RegisterAccountRequest>;
+
+/**
+ * `/api/register/modifyInformation`: right after registering, the new user completes their
+ * information: a name (the rules of section 5), optionally gender and the e-mail or mobile
+ * number that is not their account (the server keeps the account itself in its own field).
+ */
+export const ModifyInformationRequest = UpdateUserInfoRequest.pick({
+  gender: true,
+  phone: true,
+  email: true,
+}).extend({
+  name: PersonOrRoleName,
+});
+export type ModifyInformationRequest = z.infer<typeof ModifyInformationRequest>;
 
 /** `/api/user/createCompany` (API.md); organization name 2-20 characters (spec section 5). */
 export const CreateCompanyRequest = z.object({

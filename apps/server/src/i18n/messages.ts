@@ -1,5 +1,6 @@
 import type { WireLanguage } from '@coldchain/contract';
 import { accountLabels, accountMessages } from './catalogues/account';
+import { alarmsLabels, alarmsMessages } from './catalogues/alarms';
 import { auditLabels, auditMessages } from './catalogues/audit';
 import { billingLabels, billingMessages } from './catalogues/billing';
 import { devicesLabels, devicesMessages } from './catalogues/devices';
@@ -19,6 +20,7 @@ export const messages = {
   ...devicesMessages,
   ...billingMessages,
   ...profileMessages,
+  ...alarmsMessages,
   OK: { en: 'Success', cn: '操作成功' },
   LOGIN_EXPIRED: { en: 'Login expired, please log in again', cn: '登录已过期，请重新登录' },
   LOGIN_FAILED: { en: 'Account or password is incorrect', cn: '账号或密码错误' },
@@ -211,6 +213,7 @@ export const fieldLabels: Record<string, Record<WireLanguage, string>> = {
   ...devicesLabels,
   ...billingLabels,
   ...profileLabels,
+  ...alarmsLabels,
 };
 
 export function translate(

@@ -6,14 +6,15 @@ import {
   MessageOutlined,
   QuestionCircleOutlined,
 } from '@ant-design/icons';
-import { formatUnreadCount } from '@coldchain/contract';
+import { formatUnreadCount, Limits } from '@coldchain/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { Badge, Select, Tooltip } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { fetchEncryptionUser, switchUserCompany } from '../api/calls';
+import { fetchEncryptionUser } from '../api/calls';
 import { useNotify } from '../router/notify';
+import { switchCompany } from '../session/actions';
 import {
   useClientConfig,
   useCompanies,
@@ -22,7 +23,7 @@ import {
   useUnreadNotices,
   useUserInfo,
 } from '../session/queries';
-import { setCompanyId } from '../session/storage';
+import { LOOP_VALUE, readCompanyLoop, useCompanyLoop, writeCompanyLoop } from './company-loop';
 
 export const DATA_VIEW_TAG = 'data:view';
 
@@ -62,29 +63,53 @@ export function CompanySelect() {
   const { data: companies } = useCompanies();
   const companyId = useCompanyId();
   const [switching, setSwitching] = useState(false);
+  const [looping, setLooping] = useState(readCompanyLoop);
+  // A loop over one company is no loop: the entry is hidden and a remembered loop rests.
+  const canLoop = (companies?.length ?? 0) > 1;
 
   const change = async (id: string) => {
     setSwitching(true);
     try {
-      await switchUserCompany(id);
-      setCompanyId(id);
-      // Menus, rights and counts belong to the company: fetch them again for the new one.
-      await queryClient.invalidateQueries({ queryKey: ['session'] });
+      await switchCompany(queryClient, id);
     } catch {
       // The request wrapper showed the error (or went to /updatePassword on 301).
     } finally {
       setSwitching(false);
     }
   };
+  useCompanyLoop(looping && canLoop, companies, change);
+
+  const select = (value: string) => {
+    const loop = value === LOOP_VALUE;
+    setLooping(loop);
+    writeCompanyLoop(loop);
+    if (!loop) void change(value);
+  };
+  const current = companies?.find((c) => c.id === companyId);
+  const options = (companies ?? []).map((c) => ({ value: c.id, label: c.name }));
   return (
     <Select
       data-testid="company-select"
       aria-label={t('layout.company')}
       style={{ minWidth: 160, maxWidth: 260 }}
       loading={switching}
-      value={companies?.some((c) => c.id === companyId) ? companyId : undefined}
-      options={(companies ?? []).map((c) => ({ value: c.id, label: c.name }))}
-      onChange={(id) => void change(id)}
+      value={looping && canLoop ? LOOP_VALUE : current ? companyId : undefined}
+      options={
+        canLoop
+          ? [
+              {
+                value: LOOP_VALUE,
+                label: t('layout.companyLoop', { minutes: Limits.companyLoopSwitchMs / 60_000 }),
+              },
+              ...options,
+            ]
+          : options
+      }
+      // While looping the box still names the company on screen.
+      labelRender={({ value, label }) =>
+        value === LOOP_VALUE ? t('layout.companyLooping', { company: current?.name ?? '' }) : label
+      }
+      onChange={select}
       popupMatchSelectWidth={false}
     />
   );

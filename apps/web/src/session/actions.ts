@@ -1,7 +1,7 @@
 import { Limits, type LoginNeedsCode } from '@coldchain/contract';
 import type { QueryClient } from '@tanstack/react-query';
 import Cookies from 'js-cookie';
-import { doLogin, fetchUserCompanies, fetchUserInfo, logout } from '../api/calls';
+import { doLogin, fetchUserCompanies, fetchUserInfo, logout, switchUserCompany } from '../api/calls';
 import { QueryKey } from './queries';
 import {
   clearSession,
@@ -67,4 +67,16 @@ export async function logOut(queryClient: QueryClient): Promise<void> {
     clearSession();
     queryClient.removeQueries({ queryKey: ['session'] });
   }
+}
+
+/**
+ * Makes `id` the company in scope on the server and here, then reloads what belongs to the
+ * company: first the session (menus, rights, counts), then every page's data, which the
+ * companyId header now answers differently. Used by the selector and by the company loop.
+ */
+export async function switchCompany(queryClient: QueryClient, id: string): Promise<void> {
+  await switchUserCompany(id);
+  setCompanyId(id);
+  await queryClient.invalidateQueries({ queryKey: ['session'] });
+  void queryClient.invalidateQueries({ predicate: (query) => query.queryKey[0] !== 'session' });
 }

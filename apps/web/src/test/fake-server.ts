@@ -68,6 +68,18 @@ export function stubServer(options: FakeServerOptions = {}) {
     '/api/datav/getEncryptionUser': () => ({ ticket: 'tkt' }),
     // The monitor detail's parameters panel asks for the latest parameter request.
     '/api/device/parameterState': () => null,
+    // The home page's company card and alarm chart.
+    '/api/userOrganize/companyDataInfo': () => ({
+      companyId: 'c1',
+      companyName: 'Demo Cold Chain',
+      departmentCount: 0,
+      memberCount: 0,
+      deviceCount: 0,
+      deviceStates: {},
+      alarmsToday: 0,
+      pendingAlarms: 0,
+    }),
+    '/api/userOrganize/indexChartForStatistics': () => ({ days: [] }),
   };
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const path = String(input);

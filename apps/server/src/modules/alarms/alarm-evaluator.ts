@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db, Tx } from '../../db/client';
+import type { Db, Queryable, Tx } from '../../db/client';
 import { devices, sensors } from '../devices/devices.table';
 import type { CommittedEvent, IngestService } from '../ingest/ingest.service';
 import type { CommittedReading } from '../ingest/write-batch';
@@ -50,14 +50,19 @@ export class AlarmEvaluator {
       const alarming = new Set(await this.settingsIndex.withSettings(committed.map((r) => r.deviceId)));
       const readings = committed.filter((r) => alarming.has(r.deviceId));
       for (const [companyId, list] of groupBy(readings, (r) => r.companyId)) {
-        // Most readings have no setting: find that out without opening a transaction.
-        const settings = await settingsOfDevices(
-          this.db,
-          companyId,
-          list.map((r) => r.deviceId),
-        );
-        if (settings.length === 0) continue;
-        await this.db.transaction((tx) => evaluateCompanyReadings(tx, companyId, settings, list, pushes));
+        // One transaction for the rules, the evaluation and the recipients: on the embedded
+        // database every separate statement waits behind a whole ingest batch.
+        await this.db.transaction(async (tx) => {
+          const settings = await settingsOfDevices(
+            tx,
+            companyId,
+            list.map((r) => r.deviceId),
+          );
+          if (settings.length === 0) return;
+          const from = pushes.length;
+          await evaluateCompanyReadings(tx, companyId, settings, list, pushes);
+          await addRecipients(tx, pushes.slice(from));
+        });
       }
       return pushes;
     });
@@ -101,7 +106,7 @@ export class AlarmEvaluator {
 
   private async deliver(pushes: PendingPush[]) {
     for (const push of pushes) {
-      const userIds = await usersWhoMaySeeDevice(this.db, push.companyId, push.deviceId);
+      const userIds = push.userIds ?? (await usersWhoMaySeeDevice(this.db, push.companyId, push.deviceId));
       this.hub.push(userIds, push.message);
     }
   }
@@ -118,7 +123,20 @@ function groupBy<T>(items: T[], key: (item: T) => number): Map<number, T[]> {
   return groups;
 }
 
-function settingsOfDevices(db: Db, companyId: number, deviceIds: number[]): Promise<SettingRow[]> {
+/** Works out each push's recipients once per device, inside the caller's transaction. */
+async function addRecipients(tx: Tx, pushes: PendingPush[]) {
+  const byDevice = new Map<number, number[]>();
+  for (const push of pushes) {
+    let userIds = byDevice.get(push.deviceId);
+    if (!userIds) {
+      userIds = await usersWhoMaySeeDevice(tx, push.companyId, push.deviceId);
+      byDevice.set(push.deviceId, userIds);
+    }
+    push.userIds = userIds;
+  }
+}
+
+function settingsOfDevices(db: Queryable, companyId: number, deviceIds: number[]): Promise<SettingRow[]> {
   return db
     .select()
     .from(alarmSettings)

@@ -3,6 +3,7 @@ import type {
   AlarmSettingListRequest,
   AlarmSettingView,
   AlarmType,
+  BatchSaveAlarmSettingRequest,
   Page,
   SaveAlarmSettingRequest,
 } from '@coldchain/contract';
@@ -15,10 +16,15 @@ import { type Actor, recordAudit } from '../audit/audit.service';
 import { companyMembers } from '../companies/companies.table';
 import { findDevice } from '../devices/devices.service';
 import { sensors } from '../devices/devices.table';
+import { selectedDevices } from '../devices/devices-batch.service';
 import { deviceIdsWhere } from '../org/access';
 import { alarmSettingsChanged } from './alarm-settings-index';
 import { type SettingRow, syncDeviceStates } from './alarm-writer';
 import { alarmRecords, alarmSettings } from './alarms.table';
+import { assertRemoteAlarmAllowed } from './remote-alarm';
+
+/** The rule fields both saves share (contract `alarmRuleFields`). */
+type AlarmRule = Omit<SaveAlarmSettingRequest, 'id' | 'carrier' | 'targetId'>;
 
 export function presentSetting(s: SettingRow): AlarmSettingView {
   return {
@@ -100,16 +106,8 @@ async function endOpenAlarms(tx: Tx, companyId: number, settingId: number) {
     );
 }
 
-/** `/api/deviceAlarmRule/saveAlarmSetting`: creates a setting, or replaces one when `id` is given. */
-export async function saveAlarmSetting(
-  db: Db,
-  actor: Actor,
-  /** Devices the caller may see (org/access.ts). */
-  scope: SQL,
-  input: SaveAlarmSettingRequest,
-): Promise<{ id: string }> {
-  const { companyId } = actor;
-  const target = await resolveTarget(db, scope, input);
+/** The stored columns of a rule; its notifiers must be members of the company. */
+async function ruleValues(db: Db, companyId: number, input: AlarmRule) {
   const notifierIds = input.notifierIds.map((id) => idFromWire(id)!);
   if (notifierIds.length > 0) {
     const members = await db
@@ -119,12 +117,8 @@ export async function saveAlarmSetting(
     if (members.length !== notifierIds.length) throw new AppError('NOTIFIER_NOT_MEMBER');
   }
   const allDay = (input.timeSlot ?? (input.periods.length > 0 ? 'periods' : 'allDay')) === 'allDay';
-  const values = {
+  return {
     companyId,
-    carrier: input.carrier,
-    targetId: idFromWire(input.targetId)!,
-    deviceId: target.deviceId,
-    sensorId: target.sensorId,
     level: input.level,
     alarmType: input.alarmType,
     min: input.min ?? null,
@@ -143,6 +137,26 @@ export async function saveAlarmSetting(
     channels: input.channels,
     notifierIds,
     enabled: input.enabled,
+  };
+}
+
+/** `/api/deviceAlarmRule/saveAlarmSetting`: creates a setting, or replaces one when `id` is given. */
+export async function saveAlarmSetting(
+  db: Db,
+  actor: Actor,
+  /** Devices the caller may see (org/access.ts). */
+  scope: SQL,
+  input: SaveAlarmSettingRequest,
+): Promise<{ id: string }> {
+  const { companyId } = actor;
+  const target = await resolveTarget(db, scope, input);
+  await assertRemoteAlarmAllowed(db, [target.deviceId], input.channels);
+  const values = {
+    ...(await ruleValues(db, companyId, input)),
+    carrier: input.carrier,
+    targetId: idFromWire(input.targetId)!,
+    deviceId: target.deviceId,
+    sensorId: target.sensorId,
   };
   const saved = await db.transaction(async (tx) => {
     if (input.id === undefined) {
@@ -177,6 +191,74 @@ export async function saveAlarmSetting(
   });
   alarmSettingsChanged();
   return saved;
+}
+
+/**
+ * `/api/deviceAlarmRule/batchSaveAlarmSetting`: one new setting per selected device, on the device
+ * or on its sensor of the given channel, in one transaction. A device the caller may not see, or
+ * one without that channel, fails the whole batch, so a batch never half-applies.
+ */
+export async function batchSaveAlarmSetting(
+  db: Db,
+  actor: Actor,
+  /** Devices the caller may see (org/access.ts). */
+  scope: SQL,
+  input: BatchSaveAlarmSettingRequest,
+): Promise<{ ids: string[]; count: number }> {
+  const { companyId } = actor;
+  // Any per-device check saveAlarmSetting makes must be made here for every chosen device too.
+  const chosen = await selectedDevices(db, scope, input.deviceIds);
+  await assertRemoteAlarmAllowed(
+    db,
+    chosen.map((d) => d.id),
+    input.channels,
+  );
+  const rule = await ruleValues(db, companyId, input);
+  const sensorOf = new Map<number, number>();
+  if (input.carrier === 'channel') {
+    const rows = await db
+      .select({ id: sensors.id, deviceId: sensors.deviceId })
+      .from(sensors)
+      .where(
+        and(
+          inArray(
+            sensors.deviceId,
+            chosen.map((d) => d.id),
+          ),
+          eq(sensors.channel, input.channel!),
+        ),
+      );
+    for (const row of rows) sensorOf.set(row.deviceId, row.id);
+    const missing = chosen.find((d) => !sensorOf.has(d.id));
+    if (missing)
+      throw new AppError('ALARM_CHANNEL_MISSING', { serial: missing.serial, channel: input.channel! });
+  }
+  const ids = await db.transaction(async (tx) => {
+    const created: string[] = [];
+    for (const device of chosen) {
+      const sensorId = sensorOf.get(device.id) ?? null;
+      const [row] = await tx
+        .insert(alarmSettings)
+        .values({
+          ...rule,
+          carrier: sensorId === null ? 'device' : 'sensor',
+          targetId: sensorId ?? device.id,
+          deviceId: device.id,
+          sensorId,
+        })
+        .returning();
+      await recordAudit(tx, actor, {
+        action: 'alarmSetting.create',
+        targetType: 'alarmSetting',
+        targetId: row!.id,
+        after: { ...presentSetting(row!), batch: true },
+      });
+      created.push(idToWire(row!.id));
+    }
+    return created;
+  });
+  alarmSettingsChanged();
+  return { ids, count: ids.length };
 }
 
 export async function deleteAlarmSetting(db: Db, actor: Actor, scope: SQL, wireId: string): Promise<void> {

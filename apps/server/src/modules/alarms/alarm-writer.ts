@@ -36,6 +36,8 @@ export interface PendingPush {
   companyId: number;
   deviceId: number;
   message: LiveMessage;
+  /** Who receives it, when already worked out inside the transaction that raised it. */
+  userIds?: number[];
 }
 
 export { usersWhoMaySeeDevice } from '../org/access';

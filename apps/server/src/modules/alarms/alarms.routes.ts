@@ -1,6 +1,8 @@
 import {
   AlarmIdRequest,
   AlarmSettingListRequest,
+  BatchSaveAlarmSettingRequest,
+  ExportAlarmsRequest,
   PageAlarmsRequest,
   ResolveAlarmRequest,
   SaveAlarmSettingRequest,
@@ -8,8 +10,15 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ok } from '../../lib/envelope';
 import { actorOf, requireCompany, requirePermission } from '../../plugins/auth';
+import { contentDisposition } from '../audit/export-file';
 import { visibleDevices } from '../org/access';
-import { deleteAlarmSetting, listAlarmSettings, saveAlarmSetting } from './alarm-settings.service';
+import { exportAlarms } from './alarm-export';
+import {
+  batchSaveAlarmSetting,
+  deleteAlarmSetting,
+  listAlarmSettings,
+  saveAlarmSetting,
+} from './alarm-settings.service';
 import { getAlarmDetail, pageAlarms, resolveAlarm } from './alarms.service';
 
 export const alarmRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -22,6 +31,12 @@ export const alarmRoutes: FastifyPluginAsyncZod = async (app) => {
     { ...canEdit, schema: { body: SaveAlarmSettingRequest } },
     async (request) =>
       ok(await saveAlarmSetting(app.db, actorOf(request), visibleDevices(request.auth), request.body)),
+  );
+  app.post(
+    '/api/deviceAlarmRule/batchSaveAlarmSetting',
+    { ...canEdit, schema: { body: BatchSaveAlarmSettingRequest } },
+    async (request) =>
+      ok(await batchSaveAlarmSetting(app.db, actorOf(request), visibleDevices(request.auth), request.body)),
   );
   app.post(
     '/api/deviceAlarmRule/deleteAlarmSetting',
@@ -62,5 +77,25 @@ export const alarmRoutes: FastifyPluginAsyncZod = async (app) => {
     { ...canResolve, schema: { body: ResolveAlarmRequest } },
     async (request) =>
       ok(await resolveAlarm(app.db, actorOf(request), visibleDevices(request.auth), request.body)),
+  );
+  /** The file itself, not an envelope (docs/API.md); refusals still come as envelopes. */
+  app.post(
+    '/api/alarm/exportAlarms',
+    { ...canView, schema: { body: ExportAlarmsRequest } },
+    async (request, reply) => {
+      const file = await exportAlarms(
+        app.db,
+        actorOf(request),
+        request.auth.userId,
+        visibleDevices(request.auth),
+        request.body,
+        request.language,
+      );
+      return reply
+        .header('Content-Type', file.contentType)
+        .header('Content-Disposition', contentDisposition(file.filename))
+        .header('Cache-Control', 'no-store')
+        .send(file.body);
+    },
   );
 };

@@ -15,6 +15,7 @@ import { type Actor, recordAudit } from '../audit/audit.service';
 import { devices, sensors } from '../devices/devices.table';
 import { deviceIdsWhere } from '../org/access';
 import { users } from '../users/users.table';
+import { requireSignatureIfChecked } from './alarm-signature';
 import { alarmRecords } from './alarms.table';
 
 type RecordRow = typeof alarmRecords.$inferSelect;
@@ -149,6 +150,8 @@ export async function getAlarmDetail(
  */
 export async function resolveAlarm(db: Db, actor: Actor, scope: SQL, input: ResolveAlarmRequest) {
   const { companyId } = actor;
+  // Checked before anything is read: a wrong password must not tell whether the alarm exists.
+  await requireSignatureIfChecked(db, actor.userId!, input.signPassword);
   return db.transaction(async (tx) => {
     const alarm = await findAlarm(tx, companyId, scope, input.id, true);
     if (alarm.record.resolveState === ResolveState.Resolved) throw new AppError('ALARM_ALREADY_RESOLVED');

@@ -29,6 +29,8 @@ export const AUDITED_CALLS: Record<string, AuditCoverage> = {
   '/api/deviceAlarmRule/saveAlarmSetting': { actions: ['alarmSetting.create', 'alarmSetting.edit'] },
   '/api/deviceAlarmRule/deleteAlarmSetting': { actions: ['alarmSetting.delete'] },
   '/api/alarm/resolveAlarm': { actions: ['alarm.resolve'] },
+  '/api/deviceAlarmRule/batchSaveAlarmSetting': { actions: ['alarmSetting.create'] },
+  '/api/alarm/exportAlarms': { actions: ['alarm.export'] },
   // Organization
   '/api/user/createCompany': { actions: ['company.create'] },
   '/api/user/changeOrganizeName': { actions: ['company.rename'] },
@@ -51,6 +53,7 @@ export const AUDITED_CALLS: Record<string, AuditCoverage> = {
   '/api/loginSecurity/setPasswordRenewal': { actions: ['company.passwordRenewal'] },
   // Personal centre (audited in the company in scope, when there is one)
   '/api/user/updateUserInfo': { actions: ['user.updateProfile'] },
+  '/api/register/modifyInformation': { actions: ['user.updateProfile'] },
   '/api/user/updatePassword': { actions: ['user.updatePassword'] },
   '/api/user/setSignPassword': { actions: ['user.setSignPassword', 'user.changeSignPassword'] },
   '/api/user/bindWeChat': { actions: ['user.bindWeChat'] },

@@ -58,6 +58,10 @@ export class IngestService {
         } catch (error) {
           for (const job of batch) job.reject(error);
         }
+        // Let what the listeners just started (the alarm engine's transaction) reach the
+        // database before the next batch: on the embedded database, with one connection, it
+        // would otherwise wait behind a whole batch under load.
+        if (this.queue.length > 0) await new Promise((resolve) => setImmediate(resolve));
       }
     } finally {
       this.writing = false;

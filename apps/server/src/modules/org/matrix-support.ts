@@ -69,6 +69,7 @@ export const ANY_MEMBER_CALLS: ReadonlyMap<string, string> = new Map([
   ['POST /api/user/userInfo', 'own account'],
   ['POST /api/user/personalInfo', 'own account'],
   ['POST /api/user/updateUserInfo', 'own account'],
+  ['POST /api/register/modifyInformation', 'own account: completes it after registering'],
   ['POST /api/user/setSignPassword', 'own account'],
   ['POST /api/user/checkSignPassword', 'own account'],
   ['POST /api/user/getWeChatPublicAttentionUrl', 'own account'],

@@ -1,12 +1,13 @@
-import { GetCodeRequest, RegisterAccountRequest } from '@coldchain/contract';
+import { GetCodeRequest, ModifyInformationRequest, RegisterAccountRequest } from '@coldchain/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { translate } from '../../i18n/messages';
 import { AppError } from '../../lib/app-error';
 import { ok } from '../../lib/envelope';
 import { normaliseAccount } from '../auth/auth.service';
 import type { Mailer } from '../notify/mailer';
+import { getPersonalInfo } from '../profile/profile.service';
 import { issueCode } from './codes.service';
-import { isRegistered, registerAccount } from './registration.service';
+import { isRegistered, modifyInformation, registerAccount } from './registration.service';
 
 export const registrationRoutes: FastifyPluginAsyncZod<{
   mailer: Mailer | null;
@@ -37,5 +38,18 @@ export const registrationRoutes: FastifyPluginAsyncZod<{
     },
     async (request) =>
       ok(await registerAccount(app.db, request.body), translate('REGISTERED', request.language)),
+  );
+
+  /** Signed in: the new user completes their name (and gender, e-mail or phone) after registering. */
+  app.post(
+    '/api/register/modifyInformation',
+    { schema: { body: ModifyInformationRequest } },
+    async (request) => {
+      await modifyInformation(app.db, request, request.body);
+      return ok(
+        await getPersonalInfo(app.db, request.auth.userId, request.auth.companyId),
+        translate('PROFILE_SAVED', request.language),
+      );
+    },
   );
 };

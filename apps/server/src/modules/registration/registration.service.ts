@@ -1,10 +1,12 @@
-import { isEmail, type RegisterAccountRequest } from '@coldchain/contract';
+import { isEmail, type ModifyInformationRequest, type RegisterAccountRequest } from '@coldchain/contract';
 import { eq } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import { idToWire } from '../../lib/ids';
 import { hashPassword } from '../../lib/password';
 import { normaliseAccount } from '../auth/auth.service';
+import { updateUserInfo } from '../profile/profile.service';
 import { users } from '../users/users.table';
 import { consumeCode } from './codes.service';
 
@@ -33,4 +35,30 @@ export async function registerAccount(db: Db, input: RegisterAccountRequest): Pr
     .returning({ id: users.id });
   if (!user) throw new AppError('ACCOUNT_EXISTS');
   return { id: idToWire(user.id) };
+}
+
+/**
+ * `/api/register/modifyInformation`: the new user completes their information. The account's own
+ * kind (the e-mail of an e-mail account, the mobile number of a mobile account) stays the account:
+ * a value sent for it is ignored, so the profile never disagrees with the login. Saving goes
+ * through the personal centre's updateUserInfo, so it is audited the same way (docs/decisions.md).
+ */
+export async function modifyInformation(
+  db: Db,
+  request: FastifyRequest,
+  input: ModifyInformationRequest,
+): Promise<void> {
+  const [user] = await db
+    .select({ account: users.account })
+    .from(users)
+    .where(eq(users.id, request.auth.userId))
+    .limit(1);
+  if (!user) throw new AppError('LOGIN_EXPIRED');
+  const accountIsEmail = isEmail(user.account);
+  await updateUserInfo(db, request, {
+    name: input.name,
+    gender: input.gender,
+    email: accountIsEmail ? undefined : input.email,
+    phone: accountIsEmail ? input.phone : undefined,
+  });
 }

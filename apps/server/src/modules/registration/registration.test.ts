@@ -1,9 +1,11 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { call, useTestApp } from '../../test/build-app';
-import { buildUser, login } from '../../test/factories';
+import { buildCompany, buildUser, login } from '../../test/factories';
 import { startSmtpSink } from '../../test/smtp-sink';
+import { auditLog } from '../audit/audit.table';
 import { OutboxStatus, outboxMessages } from '../notify/outbox.table';
+import { users } from '../users/users.table';
 
 const sink = await startSmtpSink();
 
@@ -186,5 +188,60 @@ describe('code-sending rate limit', () => {
         (await call(ctx.app, '/api/register/getPhoneCode', { account: `r${i}@example.com` })).status,
       );
     expect(statuses).toEqual([200, 200, 429]);
+  });
+});
+
+describe('completing one’s information after registering', () => {
+  const ctx = useTestApp();
+
+  it('saves name, gender and the phone of an e-mail account; keeps the account’s own e-mail', async () => {
+    const user = await buildUser(ctx.app.db, { account: 'fresh@example.com', name: 'fresh' });
+    const token = await login(ctx.app, user.account);
+    const { body } = await call<Record<string, unknown>>(
+      ctx.app,
+      '/api/register/modifyInformation',
+      { name: '李护士', gender: 2, phone: '13800001234', email: 'other@example.com' },
+      { token, language: 'cn' },
+    );
+    expect(body.msgCode).toBe(200);
+    expect(body.msgContent).toBe('个人信息已保存');
+    expect(body.data).toMatchObject({
+      name: '李护士',
+      gender: 2,
+      phone: '13800001234',
+      email: 'fresh@example.com',
+    });
+  });
+
+  it('audits the change in the company in scope, like the personal centre', async () => {
+    const company = await buildCompany(ctx.app.db);
+    const token = await login(ctx.app, company.admin.account);
+    await call(ctx.app, '/api/register/modifyInformation', { name: 'Nurse Lee' }, { token });
+    const entries = await ctx.app.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.companyId, company.id), eq(auditLog.action, 'user.updateProfile')));
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ userId: company.admin.id, after: { name: 'Nurse Lee' } });
+  });
+
+  it.each([
+    [{ name: 'A' }, 'en', 'Name must be 2-20 letters and digits, or 2-100 characters in Chinese'],
+    [{ name: '王' }, 'cn', '名称须为 2-20 位英文字母和数字，或 2-100 个中文字符'],
+    [{}, 'en', 'Name is required'],
+    [{ name: 'Nurse Lee', phone: '12ab' }, 'en', 'Phone: enter a correct mobile number'],
+    [{ name: 'Nurse Lee', email: 'nope' }, 'cn', '邮箱：请输入正确的邮箱'],
+  ] as const)('refuses %j (%s), naming the field, and changes nothing', async (input, language, message) => {
+    const user = await buildUser(ctx.app.db, { name: 'Before' });
+    const token = await login(ctx.app, user.account);
+    const { body } = await call(ctx.app, '/api/register/modifyInformation', input, { token, language });
+    expect(body).toEqual({ msgCode: 500, msgContent: message, data: null });
+    const [row] = await ctx.app.db.select().from(users).where(eq(users.id, user.id));
+    expect(row!.name).toBe('Before');
+  });
+
+  it('needs a login', async () => {
+    const { body } = await call(ctx.app, '/api/register/modifyInformation', { name: 'Nurse Lee' });
+    expect(body.msgCode).not.toBe(200);
   });
 });

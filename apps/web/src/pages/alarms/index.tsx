@@ -1,11 +1,14 @@
+import { ExportOutlined } from '@ant-design/icons';
 import { type AlarmRecordView, AlarmTypes, type PageAlarmsRequest } from '@coldchain/contract';
-import { Card, DatePicker, Flex, Select, Table, type TableColumnsType, Typography } from 'antd';
+import { Button, Card, DatePicker, Flex, Select, Table, type TableColumnsType, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { useHasAuthTag } from '../../session/queries';
 import { formatTime } from '../devices/format';
 import { LevelTag, ResolverName, ResolveStateTag } from './components';
+import { ExportAlarmsModal } from './ExportAlarmsModal';
 import { alarmDetailUrl, contentIn, RESOLVE_STATES } from './format';
 import { useAlarmPage } from './queries';
 
@@ -20,6 +23,9 @@ export default function AlarmInfoPage() {
   const [resolveState, setResolveState] = useState<number | undefined>();
   const [alarmType, setAlarmType] = useState<PageAlarmsRequest['alarmType']>();
   const [range, setRange] = useState<[Dayjs, Dayjs] | null>(null);
+  const [exporting, setExporting] = useState(false);
+  // The export is a view of the records: the same right as the list (alarm:view).
+  const canView = useHasAuthTag('alarm:view');
 
   const body: PageAlarmsRequest = {
     pageNum,
@@ -133,6 +139,16 @@ export default function AlarmInfoPage() {
             }}
             data-testid="alarm-filter-time"
           />
+          {canView && (
+            <Button
+              icon={<ExportOutlined />}
+              onClick={() => setExporting(true)}
+              data-testid="alarm-export-open"
+              style={{ marginInlineStart: 'auto' }}
+            >
+              {t('alarms.export.open')}
+            </Button>
+          )}
         </Flex>
         <Table<Row>
           rowKey="id"
@@ -156,6 +172,15 @@ export default function AlarmInfoPage() {
           }}
         />
       </Card>
+      <ExportAlarmsModal
+        open={exporting}
+        filters={{
+          ...(resolveState ? { resolveState } : {}),
+          ...(alarmType ? { alarmType } : {}),
+        }}
+        initialPeriod={range}
+        onClose={() => setExporting(false)}
+      />
     </div>
   );
 }

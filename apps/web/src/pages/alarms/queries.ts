@@ -2,13 +2,15 @@ import type {
   AlarmRecordView,
   AlarmSettingListRequest,
   AlarmSettingView,
+  BatchSaveAlarmSettingRequest,
+  ExportAlarmsRequest,
   MemberOption,
   PageAlarmsRequest,
   ResolveAlarmRequest,
   SaveAlarmSettingRequest,
 } from '@coldchain/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { request } from '../../api/request';
+import { type FileResponse, request } from '../../api/request';
 
 /** Alarm calls of docs/API.md, all through the one request wrapper. */
 
@@ -51,6 +53,11 @@ export const listAlarmSettings = (body: AlarmSettingListRequest) =>
   request<PageOf<AlarmSettingView>>('/api/deviceAlarmRule/alarmList', body);
 export const saveAlarmSetting = (body: SaveAlarmSettingRequest) =>
   request<{ id: string }>('/api/deviceAlarmRule/saveAlarmSetting', body);
+export const batchSaveAlarmSetting = (body: BatchSaveAlarmSettingRequest) =>
+  request<{ ids: string[]; count: number }>('/api/deviceAlarmRule/batchSaveAlarmSetting', body);
+/** The file itself (xlsx or csv); refusals come as envelopes and are shown by the wrapper. */
+export const exportAlarms = (body: ExportAlarmsRequest) =>
+  request<FileResponse>('/api/alarm/exportAlarms', body);
 export const deleteAlarmSetting = (id: string) =>
   request<null>('/api/deviceAlarmRule/deleteAlarmSetting', { id });
 
@@ -127,4 +134,16 @@ export function useDeleteAlarmSetting() {
     mutationFn: deleteAlarmSetting,
     onSuccess: () => client.invalidateQueries({ queryKey: ['alarms', 'settings'] }),
   });
+}
+
+export function useBatchSaveAlarmSetting() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: batchSaveAlarmSetting,
+    onSuccess: () => client.invalidateQueries({ queryKey: ['alarms', 'settings'] }),
+  });
+}
+
+export function useExportAlarms() {
+  return useMutation({ mutationFn: exportAlarms });
 }

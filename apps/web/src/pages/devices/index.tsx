@@ -1,4 +1,11 @@
-import { ExportOutlined, KeyOutlined, PlusOutlined, SearchOutlined, SwapOutlined } from '@ant-design/icons';
+import {
+  AlertOutlined,
+  ExportOutlined,
+  KeyOutlined,
+  PlusOutlined,
+  SearchOutlined,
+  SwapOutlined,
+} from '@ant-design/icons';
 import type { DeviceView } from '@coldchain/contract';
 import { Limits } from '@coldchain/contract';
 import { App, Button, Card, Flex, Input, Space, Table, type TableColumnsType, Typography } from 'antd';
@@ -7,6 +14,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useHasAuthTag } from '../../session/queries';
 import { RenewSelectedButton } from '../billing/RenewSelectedButton';
+import { BatchAlarmSettingModal } from './batch/BatchAlarmSettingModal';
 import { BatchExportModal } from './batch/BatchExportModal';
 import { BatchPermissionModal } from './batch/BatchPermissionModal';
 import { BatchTransferModal } from './batch/BatchTransferModal';
@@ -41,11 +49,12 @@ export default function MonitoringDevicePage() {
   const [adding, setAdding] = useState(false);
   const canEdit = useHasAuthTag('device:edit');
   const canExport = useHasAuthTag('device:export');
+  const canSetAlarms = useHasAuthTag('alarm:edit');
   const { message } = App.useApp();
   // Selection survives paging, so a batch can span pages (spec section 2 batch dialogs).
   const [selected, setSelected] = useState<string[]>([]);
-  const [batch, setBatch] = useState<'transfer' | 'permission' | 'export' | null>(null);
-  const openBatch = (kind: 'transfer' | 'permission' | 'export') => {
+  const [batch, setBatch] = useState<'transfer' | 'permission' | 'export' | 'alarm' | null>(null);
+  const openBatch = (kind: 'transfer' | 'permission' | 'export' | 'alarm') => {
     // Spec section 8: "Select at least one device, time period or record".
     if (selected.length === 0) void message.warning(t('devices.batch.selectRequired'));
     else setBatch(kind);
@@ -157,7 +166,7 @@ export default function MonitoringDevicePage() {
             />
           </Space>
           <Space wrap>
-            {(canEdit || canExport) && selected.length > 0 && (
+            {(canEdit || canExport || canSetAlarms) && selected.length > 0 && (
               <Typography.Text type="secondary" data-testid="batch-selected">
                 {t('devices.batch.selected', { count: selected.length })}
               </Typography.Text>
@@ -178,6 +187,15 @@ export default function MonitoringDevicePage() {
                 data-testid="batch-permission-open"
               >
                 {t('devices.batch.permission.open')}
+              </Button>
+            )}
+            {canSetAlarms && (
+              <Button
+                icon={<AlertOutlined />}
+                onClick={() => openBatch('alarm')}
+                data-testid="batch-alarm-setting-open"
+              >
+                {t('alarms.batchSetting.open')}
               </Button>
             )}
             <RenewSelectedButton deviceIds={selected} />
@@ -205,7 +223,7 @@ export default function MonitoringDevicePage() {
         <Table<DeviceView>
           rowKey="id"
           rowSelection={
-            canEdit || canExport
+            canEdit || canExport || canSetAlarms
               ? {
                   selectedRowKeys: selected,
                   preserveSelectedRowKeys: true,
@@ -236,6 +254,7 @@ export default function MonitoringDevicePage() {
       <BatchTransferModal deviceIds={selected} open={batch === 'transfer'} onClose={closeBatch} />
       <BatchPermissionModal deviceIds={selected} open={batch === 'permission'} onClose={closeBatch} />
       <BatchExportModal deviceIds={selected} open={batch === 'export'} onClose={closeBatch} />
+      <BatchAlarmSettingModal deviceIds={selected} open={batch === 'alarm'} onClose={closeBatch} />
     </div>
   );
 }

@@ -1,9 +1,11 @@
-import { Alert, Card, Flex, Typography } from 'antd';
+import { Card, Flex, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useCompanies, useCompanyId, useHasAuthTag, useUserInfo } from '../../session/queries';
+import { AlarmChartCard } from './components/AlarmChartCard';
+import { CompanyCard } from './components/CompanyCard';
 import { DeviceOverview } from './components/DeviceOverview';
 
-/** Home: a real welcome from the session and the monitor overview; other statistics arrive later. */
+/** Home: a welcome, the company's figures, alarms per day and the monitor overview. */
 export default function HomePage() {
   const { t } = useTranslation();
   const { data: user } = useUserInfo();
@@ -11,6 +13,8 @@ export default function HomePage() {
   const companyId = useCompanyId();
   // countGroupByState needs device:view; members with only home:view see the welcome alone.
   const canViewDevices = useHasAuthTag('device:view');
+  // The server draws zeros without alarm:view: the chart is then left out.
+  const canViewAlarms = useHasAuthTag('alarm:view');
   const company = companies?.find((c) => c.id === companyId) ?? companies?.find((c) => c.current);
 
   return (
@@ -25,8 +29,9 @@ export default function HomePage() {
         <Typography.Paragraph data-testid="home-company">
           {company ? t('home.currentCompany', { company: company.name }) : t('home.noCompany')}
         </Typography.Paragraph>
-        <Alert type="info" showIcon title={t('home.statisticsLater')} />
       </Card>
+      {company && <CompanyCard />}
+      {company && canViewAlarms && <AlarmChartCard />}
       {canViewDevices && <DeviceOverview />}
     </Flex>
   );

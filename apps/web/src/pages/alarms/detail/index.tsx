@@ -17,7 +17,7 @@ import {
 import { type HTMLAttributes, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { useHasAuthTag } from '../../../session/queries';
+import { useHasAuthTag, useUserInfo } from '../../../session/queries';
 import { formatTime, formatValue } from '../../devices/format';
 import { LevelTag, ResolverName, ResolveStateTag } from '../components';
 import { ALARM_INFO_PATH, contentIn, RESOLVE_TYPES } from '../format';
@@ -27,6 +27,7 @@ interface ResolveValues {
   resolveType: string;
   cause: string;
   action?: string;
+  signPassword?: string;
 }
 
 /** Delivered green, on its way blue, given up or not sendable red/orange (delivery-status.ts). */
@@ -57,10 +58,18 @@ export default function AlarmDetailPage() {
   const [resolving, setResolving] = useState(false);
   const [form] = Form.useForm<ResolveValues>();
   const resolve = useResolveAlarm();
+  // Spec section 3 sign-check flag: with it on, resolving needs the signature password.
+  const signCheck = useUserInfo().data?.signCheck ?? false;
 
   const submit = async (values: ResolveValues) => {
     if (!id) return;
-    const parsed = ResolveAlarmRequest.safeParse({ id, ...values, action: values.action ?? '' });
+    const { signPassword, ...rest } = values;
+    const parsed = ResolveAlarmRequest.safeParse({
+      id,
+      ...rest,
+      action: values.action ?? '',
+      ...(signCheck ? { signPassword } : {}),
+    });
     if (!parsed.success) return;
     try {
       await resolve.mutateAsync(parsed.data);
@@ -242,6 +251,16 @@ export default function AlarmDetailPage() {
           <Form.Item name="action" label={t('alarms.resolve.action')} rules={[{ max: 500 }]}>
             <Input.TextArea rows={3} data-testid="alarm-resolve-action" />
           </Form.Item>
+          {signCheck && (
+            <Form.Item
+              name="signPassword"
+              label={t('alarms.sign.password')}
+              extra={t('alarms.sign.hint')}
+              rules={[{ required: true, message: t('alarms.sign.required') }]}
+            >
+              <Input.Password autoComplete="off" data-testid="alarm-resolve-sign-password" />
+            </Form.Item>
+          )}
         </Form>
       </Modal>
     </div>

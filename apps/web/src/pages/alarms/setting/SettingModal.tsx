@@ -1,4 +1,10 @@
-import { AlarmChannels, type AlarmSettingView, AlarmTypes, type SensorView } from '@coldchain/contract';
+import {
+  ALARM_BATCH_MAX_CHANNEL,
+  AlarmChannels,
+  type AlarmSettingView,
+  AlarmTypes,
+  type SensorView,
+} from '@coldchain/contract';
 import {
   Alert,
   Button,
@@ -17,8 +23,14 @@ import {
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useUserInfo } from '../../../session/queries';
-import { useMemberOptions, useSaveAlarmSetting } from '../queries';
-import { defaultValues, type SettingValues, validateSetting, valuesOf } from './setting-form';
+import { useBatchSaveAlarmSetting, useMemberOptions, useSaveAlarmSetting } from '../queries';
+import {
+  defaultValues,
+  type SettingValues,
+  validateBatchSetting,
+  validateSetting,
+  valuesOf,
+} from './setting-form';
 
 /** Spec section 9: a reminder when fewer than 3 people are notified. */
 export const NOTIFIER_REMINDER_BELOW = 3;
@@ -31,6 +43,11 @@ interface Props {
   /** The sensor picked on the page, preset for a new setting. */
   sensorId?: string;
   editing: AlarmSettingView | null;
+  /**
+   * Batch alarm setting (spec section 2 dialogs): the monitors selected on the monitor list. The
+   * form then offers "each monitor" or "a channel of each monitor" instead of one sensor.
+   */
+  batchDeviceIds?: string[];
   onClose: () => void;
   onSaved: () => void;
 }
@@ -39,11 +56,22 @@ interface Props {
  * Adds or edits an alarm setting (spec section 5). The contract's schema checks the values
  * before the call; the server's own refusals are shown by the request wrapper.
  */
-export function SettingModal({ open, deviceId, sensors, sensorId, editing, onClose, onSaved }: Props) {
+export function SettingModal({
+  open,
+  deviceId,
+  sensors,
+  sensorId,
+  editing,
+  batchDeviceIds,
+  onClose,
+  onSaved,
+}: Props) {
   const { t } = useTranslation();
   const [form] = Form.useForm<SettingValues>();
   const me = useUserInfo().data;
-  const save = useSaveAlarmSetting();
+  const single = useSaveAlarmSetting();
+  const batch = useBatchSaveAlarmSetting();
+  const save = batchDeviceIds ? batch : single;
   const carrier = Form.useWatch('carrier', form);
   const timeSlot = Form.useWatch('timeSlot', form);
   const notifierIds = Form.useWatch('notifierIds', form) ?? [];
@@ -54,12 +82,19 @@ export function SettingModal({ open, deviceId, sensors, sensorId, editing, onClo
     setPeriodsError(null);
     form.resetFields();
     form.setFieldsValue(
-      editing ? valuesOf(editing) : defaultValues(sensorId ?? sensors[0]?.id, me ? String(me.id) : undefined),
+      editing
+        ? valuesOf(editing)
+        : {
+            ...defaultValues(sensorId ?? sensors[0]?.id, me ? String(me.id) : undefined),
+            ...(batchDeviceIds ? { channel: 1 } : {}),
+          },
     );
-  }, [open, editing, sensorId, sensors, me, form]);
+  }, [open, editing, sensorId, sensors, me, form, batchDeviceIds]);
 
   const submit = async (values: SettingValues) => {
-    const checked = validateSetting(values, deviceId, editing?.id);
+    const checked = batchDeviceIds
+      ? validateBatchSetting(values, batchDeviceIds)
+      : validateSetting(values, deviceId, editing?.id);
     if (!checked.ok) {
       const listError = checked.errors.find((e) => e.name.length === 1 && e.name[0] === 'periods');
       setPeriodsError(listError ? t(`alarms.${listError.key}`) : null);
@@ -72,7 +107,8 @@ export function SettingModal({ open, deviceId, sensors, sensorId, editing, onClo
     }
     setPeriodsError(null);
     try {
-      await save.mutateAsync(checked.data);
+      if (batchDeviceIds) await batch.mutateAsync(checked.data as Parameters<typeof batch.mutateAsync>[0]);
+      else await single.mutateAsync(checked.data as Parameters<typeof single.mutateAsync>[0]);
       onSaved();
     } catch {
       // The wrapper already showed the server's message.
@@ -99,7 +135,13 @@ export function SettingModal({ open, deviceId, sensors, sensorId, editing, onClo
   return (
     <Modal
       open={open}
-      title={editing ? t('alarms.setting.editTitle') : t('alarms.setting.addTitle')}
+      title={
+        batchDeviceIds
+          ? t('alarms.batchSetting.title', { count: batchDeviceIds.length })
+          : editing
+            ? t('alarms.setting.editTitle')
+            : t('alarms.setting.addTitle')
+      }
       onCancel={onClose}
       maskClosable={false}
       width={720}
@@ -125,13 +167,40 @@ export function SettingModal({ open, deviceId, sensors, sensorId, editing, onClo
               <Radio.Group
                 data-testid="setting-carrier"
                 options={[
-                  { value: 'sensor', label: t('alarms.setting.carrierSensor') },
-                  { value: 'device', label: t('alarms.setting.carrierDevice') },
+                  {
+                    value: 'sensor',
+                    label: batchDeviceIds
+                      ? t('alarms.batchSetting.carrierChannel')
+                      : t('alarms.setting.carrierSensor'),
+                  },
+                  {
+                    value: 'device',
+                    label: batchDeviceIds
+                      ? t('alarms.batchSetting.carrierDevice')
+                      : t('alarms.setting.carrierDevice'),
+                  },
                 ]}
               />
             </Form.Item>
           </Col>
-          {carrier !== 'device' && (
+          {batchDeviceIds && carrier !== 'device' && (
+            <Col xs={24} sm={12}>
+              <Form.Item
+                name="channel"
+                label={t('alarms.batchSetting.channel')}
+                rules={[{ required: true, message: t('alarms.rule.channelRequired') }]}
+              >
+                <InputNumber
+                  min={1}
+                  max={ALARM_BATCH_MAX_CHANNEL}
+                  precision={0}
+                  style={{ width: '100%' }}
+                  data-testid="setting-channel"
+                />
+              </Form.Item>
+            </Col>
+          )}
+          {!batchDeviceIds && carrier !== 'device' && (
             <Col xs={24} sm={12}>
               <Form.Item
                 name="sensorId"

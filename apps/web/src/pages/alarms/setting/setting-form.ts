@@ -2,6 +2,7 @@ import {
   type AlarmChannel,
   type AlarmSettingView,
   type AlarmType,
+  BatchSaveAlarmSettingRequest,
   SaveAlarmSettingRequest,
   type TimePeriod,
 } from '@coldchain/contract';
@@ -10,6 +11,8 @@ import {
 export interface SettingValues {
   carrier: 'sensor' | 'device';
   sensorId?: string;
+  /** Batch only: the channel number whose sensor each selected monitor gets the setting on. */
+  channel?: number | null;
   level?: number;
   alarmType?: AlarmType;
   min?: number | null;
@@ -92,14 +95,36 @@ export function validateSetting(
 ): { ok: true; data: SaveAlarmSettingRequest } | { ok: false; errors: FieldError[] } {
   const parsed = SaveAlarmSettingRequest.safeParse(toRequest(values, deviceId, id));
   if (parsed.success) return { ok: true, data: parsed.data };
-  const errors: FieldError[] = parsed.error.issues.map((issue) => {
+  return { ok: false, errors: fieldErrors(parsed.error.issues) };
+}
+
+function fieldErrors(issues: { path: PropertyKey[]; message: string }[]): FieldError[] {
+  return issues.map((issue) => {
     const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
     const field = String(path[0] ?? '');
     const name = field === 'targetId' ? ['sensorId'] : path.length > 0 ? path : ['alarmType'];
     const key = issue.message.startsWith('rule.') ? issue.message : (FIELD_KEYS[field] ?? 'rule.invalid');
     return { name, key };
   });
-  return { ok: false, errors };
+}
+
+/**
+ * The batch form (monitor list): the same values on the selected monitors; "sensor" in the form
+ * means a channel number, since each monitor has its own sensors.
+ */
+export function validateBatchSetting(
+  values: SettingValues,
+  deviceIds: string[],
+): { ok: true; data: BatchSaveAlarmSettingRequest } | { ok: false; errors: FieldError[] } {
+  const { targetId: _, carrier: __, ...rule } = toRequest(values, '');
+  const parsed = BatchSaveAlarmSettingRequest.safeParse({
+    ...rule,
+    deviceIds,
+    carrier: values.carrier === 'device' ? 'device' : 'channel',
+    channel: values.carrier === 'device' ? undefined : num(values.channel),
+  });
+  if (parsed.success) return { ok: true, data: parsed.data };
+  return { ok: false, errors: fieldErrors(parsed.error.issues) };
 }
 
 export function defaultValues(sensorId: string | undefined, me: string | undefined): SettingValues {

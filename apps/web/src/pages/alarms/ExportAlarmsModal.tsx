@@ -1,0 +1,138 @@
+import { ALARM_EXPORT_MAX_DAYS, type ExportAlarmsRequest } from '@coldchain/contract';
+import { Alert, App, Button, DatePicker, Form, Input, Modal, Radio, Space } from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
+import { useTranslation } from 'react-i18next';
+import { useUserInfo } from '../../session/queries';
+import { saveFile } from '../devices/batch/batch-queries';
+import { useExportAlarms } from './queries';
+
+/** Quick periods ending now, in hours. */
+const PRESETS = { '24h': 24, '7d': 24 * 7, '30d': 24 * 30 } as const;
+
+interface Values {
+  period?: [Dayjs | null, Dayjs | null] | null;
+  format?: ExportAlarmsRequest['format'];
+  signPassword?: string;
+}
+
+/**
+ * Export of alarm records (time period and format required). The list's resolve-state and type
+ * filters apply; when the user's sign-check flag is on the signature password is asked for
+ * (docs/decisions.md), as the server requires it then.
+ */
+export function ExportAlarmsModal({
+  open,
+  filters,
+  initialPeriod,
+  onClose,
+}: {
+  open: boolean;
+  filters: Pick<ExportAlarmsRequest, 'resolveState' | 'alarmType'>;
+  /** The list's time filter, offered as the period. */
+  initialPeriod: [Dayjs, Dayjs] | null;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const [form] = Form.useForm<Values>();
+  const exportAlarms = useExportAlarms();
+  const signCheck = useUserInfo().data?.signCheck ?? false;
+
+  const submit = async (values: Values) => {
+    const [start, end] = values.period ?? [];
+    if (!start || !end || !values.format) return;
+    try {
+      const file = await exportAlarms.mutateAsync({
+        ...filters,
+        startTime: start.valueOf(),
+        endTime: end.valueOf(),
+        format: values.format,
+        timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+        ...(signCheck ? { signPassword: values.signPassword } : {}),
+      });
+      saveFile(file, `alarms.${values.format}`);
+      void message.success(t('alarms.export.done'));
+      onClose();
+    } catch {
+      // Shown by the request wrapper.
+    }
+  };
+
+  return (
+    <Modal
+      open={open}
+      title={t('alarms.export.title')}
+      onCancel={onClose}
+      onOk={() => form.submit()}
+      okText={t('alarms.export.submit')}
+      cancelText={t('alarms.resolve.cancel')}
+      okButtonProps={{ loading: exportAlarms.isPending, 'data-testid': 'alarm-export-submit' }}
+      destroyOnHidden
+      mask={{ closable: false }}
+    >
+      <Form
+        form={form}
+        layout="vertical"
+        onFinish={submit}
+        preserve={false}
+        initialValues={{ period: initialPeriod }}
+      >
+        <Space size="small" style={{ marginBottom: 8 }}>
+          {Object.entries(PRESETS).map(([key, hours]) => (
+            <Button
+              key={key}
+              size="small"
+              data-testid={`alarm-export-preset-${key}`}
+              onClick={() => {
+                const now = dayjs();
+                form.setFieldValue('period', [now.subtract(hours, 'hour'), now]);
+                void form.validateFields(['period']).catch(() => undefined);
+              }}
+            >
+              {t(`alarms.export.preset.${key}`)}
+            </Button>
+          ))}
+        </Space>
+        <Form.Item
+          name="period"
+          label={t('alarms.export.period')}
+          rules={[
+            {
+              validator: async (_, value: Values['period']) => {
+                if (!value?.[0] || !value[1]) throw new Error(t('alarms.export.periodRequired'));
+                if (value[1].diff(value[0], 'day', true) > ALARM_EXPORT_MAX_DAYS)
+                  throw new Error(t('alarms.export.periodTooLong', { days: ALARM_EXPORT_MAX_DAYS }));
+                if (!value[1].isAfter(value[0])) throw new Error(t('alarms.rule.timeRange'));
+              },
+            },
+          ]}
+        >
+          <DatePicker.RangePicker showTime data-testid="alarm-export-period" style={{ width: '100%' }} />
+        </Form.Item>
+        <Form.Item
+          name="format"
+          label={t('alarms.export.format')}
+          rules={[{ required: true, message: t('alarms.export.formatRequired') }]}
+        >
+          <Radio.Group data-testid="alarm-export-format">
+            <Radio value="xlsx">Excel (.xlsx)</Radio>
+            <Radio value="csv">CSV (.csv)</Radio>
+          </Radio.Group>
+        </Form.Item>
+        {signCheck && (
+          <Form.Item
+            name="signPassword"
+            label={t('alarms.sign.password')}
+            extra={t('alarms.sign.hint')}
+            rules={[{ required: true, message: t('alarms.sign.required') }]}
+          >
+            <Input.Password autoComplete="off" data-testid="alarm-export-sign-password" />
+          </Form.Item>
+        )}
+        {(filters.resolveState || filters.alarmType) && (
+          <Alert type="info" showIcon title={t('alarms.export.filtersHint')} />
+        )}
+      </Form>
+    </Modal>
+  );
+}
