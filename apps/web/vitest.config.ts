@@ -10,6 +10,8 @@ export default mergeConfig(
       setupFiles: ['src/test/setup.ts'],
       // antd components are heavy to render in jsdom on a 2-core machine.
       testTimeout: 20_000,
+      // Vitest's default is cores minus one: a single worker on a 2-core machine.
+      maxWorkers: 2,
     },
   }),
 );

@@ -1,7 +1,11 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 import { FakeAudio, FakeWebSocket } from './fake-websocket';
+
+// findBy/waitFor give up after 1 s by default; rendering antd in jsdom on a busy 2-core machine
+// can take longer, and a test should fail on a wrong screen, not on a slow one.
+configure({ asyncUtilTimeout: 5000 });
 
 // jsdom lacks these; antd's responsive helpers and the router's scroll reset call them.
 Object.defineProperty(window, 'matchMedia', {

@@ -70,7 +70,9 @@ export function BatchExportModal({
               size="small"
               data-testid={`batch-export-preset-${key}`}
               onClick={() => {
-                form.setFieldValue('period', [dayjs().subtract(hours, 'hour'), dayjs()]);
+                // One reading of the clock, so the period is exactly `hours` long.
+                const end = dayjs();
+                form.setFieldValue('period', [end.subtract(hours, 'hour'), end]);
                 void form.validateFields(['period']).catch(() => undefined);
               }}
             >
