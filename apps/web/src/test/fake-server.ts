@@ -68,6 +68,7 @@ export function stubServer(options: FakeServerOptions = {}) {
     '/api/datav/getEncryptionUser': () => ({ ticket: 'tkt' }),
     // The monitor detail's parameters panel asks for the latest parameter request.
     '/api/device/parameterState': () => null,
+    '/api/loginSecurity/getPasswordRenewal': () => ({ enabled: false, days: 90 }),
     // The home page's company card and alarm chart.
     '/api/userOrganize/companyDataInfo': () => ({
       companyId: 'c1',

@@ -1,4 +1,5 @@
 import type {
+  AddressCodeIssued,
   NoticeListRequest,
   NoticeView,
   Page,
@@ -25,6 +26,7 @@ export const PC_PATHS = {
   readAll: '/api/user/readNoticeAll',
   deleteNotice: '/api/user/deleteNotice',
   upload: '/api/file/upload',
+  createAddressCode: '/api/loginCode/createAddressCode',
 } as const;
 
 export const fetchPersonalInfo = () => request<PersonalInfo>(PC_PATHS.info);
@@ -48,3 +50,5 @@ export const readAllNotices = () => request<{ count: number }>(PC_PATHS.readAll)
 export const deleteNotice = (id: string) => request<null>(PC_PATHS.deleteNotice, { id });
 export const uploadAvatar = (file: File) =>
   uploadFile<UploadResult>(PC_PATHS.upload, file, file.name, { purpose: 'avatar' });
+/** A one-time login link for a data screen or kiosk (docs/API.md "Login security"). */
+export const createAddressCode = () => request<AddressCodeIssued>(PC_PATHS.createAddressCode);

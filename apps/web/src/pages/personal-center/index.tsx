@@ -3,6 +3,7 @@ import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useNotify } from '../../router/notify';
+import { AddressCodeCard } from './AddressCodeCard';
 import { bindWeChat } from './api';
 import { NoticeList } from './NoticeList';
 import { PasswordPanel } from './PasswordPanel';
@@ -66,6 +67,7 @@ export default function PersonalCenterPage() {
         <Row gutter={[16, 16]}>
           <Col xs={24} lg={8}>
             <ProfileCard key={info.dataUpdatedAt} info={info.data} />
+            <AddressCodeCard />
           </Col>
           <Col xs={24} lg={16}>
             <Card>

@@ -11,6 +11,7 @@ import { OrgUrl } from '../urls';
 import { EditDepartmentModal } from './EditDepartmentModal';
 import { InviteModal } from './InviteModal';
 import { JoinRequests } from './JoinRequests';
+import { PasswordRenewalCard, useIsCompanyAdmin } from './PasswordRenewalCard';
 import { TransferLeaderModal } from './TransferLeaderModal';
 
 type Dialog = 'edit' | 'transfer' | 'invite';
@@ -30,6 +31,7 @@ export default function OrganizationPage() {
   const canPeople = useHasAuthTag('user:view');
   const canReview = useHasAuthTag('user:edit');
   const userId = useUserInfo().data?.id;
+  const isCompanyAdmin = useIsCompanyAdmin();
   // A person in charge may invite to their department and review its applications without the tags.
   const leads = (d: { leaderId: string | null }) => !!userId && d.leaderId === userId;
   const leadsAny = flattenTree(tree.data ?? []).some(leads);
@@ -174,6 +176,7 @@ export default function OrganizationPage() {
         />
       </Card>
       {canReview || leadsAny ? <JoinRequests /> : null}
+      {isCompanyAdmin ? <PasswordRenewalCard /> : null}
       <EditDepartmentModal department={target('edit')} onClose={close} />
       <TransferLeaderModal department={target('transfer')} onClose={close} />
       <InviteModal department={target('invite')} onClose={close} />
