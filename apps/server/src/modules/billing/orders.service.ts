@@ -9,13 +9,13 @@ import {
   type PriceListView,
   recoveryMonths,
 } from '@coldchain/contract';
-import { and, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import { idFromWire, idToWire } from '../../lib/ids';
 import type { Auth } from '../../plugins/auth';
 import { type Actor, recordAudit } from '../audit/audit.service';
-import { devices } from '../devices/devices.table';
+import { selectedDevices } from '../devices/devices-batch.service';
 import { users } from '../users/users.table';
 import { type OrderLine, orders } from './orders.table';
 import { centsToRm, type PriceConfig, type TierPrices, tierOf } from './prices';
@@ -74,15 +74,9 @@ export function toOrderView(row: OrderRow, createdByName = ''): OrderView {
  * The selected devices, every one of which the caller must see (`scope` is visibleDevices);
  * one foreign or unknown id refuses the whole order.
  */
-async function selectedDevices(db: Db, scope: SQL, wireIds: string[]) {
-  const ids = [...new Set(wireIds.map((id) => idFromWire(id)))];
-  if (ids.some((id) => id === null)) throw new AppError('DEVICE_NOT_FOUND');
-  const rows = await db
-    .select({ id: devices.id, serial: devices.serial, name: devices.name, version: devices.version })
-    .from(devices)
-    .where(and(inArray(devices.id, ids as number[]), scope));
-  if (rows.length !== ids.length) throw new AppError('DEVICE_NOT_FOUND');
-  return rows.sort((a, b) => a.id - b.id);
+/** The selection (all or nothing, devices-batch.service.ts), in id order as orders store it. */
+async function selectedDevicesById(db: Db, scope: SQL, wireIds: string[]) {
+  return (await selectedDevices(db, scope, wireIds)).sort((x, y) => x.id - y.id);
 }
 
 async function placeOrder(
@@ -113,7 +107,7 @@ export async function createRenewalOrder(
   prices: PriceConfig,
   input: MonitoringDevicePayRequest,
 ): Promise<OrderView> {
-  const rows = await selectedDevices(db, scope, input.deviceIds);
+  const rows = await selectedDevicesById(db, scope, input.deviceIds);
   const lines: OrderLine[] = rows.map((d) => {
     const unitPriceCents = prices.renewal[tierOf(d.version)];
     return {
@@ -143,7 +137,7 @@ export async function createRecoveryOrder(
   now = Date.now(),
 ): Promise<OrderView> {
   if (input.endTime > now) throw new AppError('RECOVERY_PERIOD_IN_FUTURE');
-  const rows = await selectedDevices(db, scope, input.deviceIds);
+  const rows = await selectedDevicesById(db, scope, input.deviceIds);
   const months = recoveryMonths(input.startTime, input.endTime);
   const lines: OrderLine[] = rows.map((d) => {
     const unitPriceCents = prices.recovery[tierOf(d.version)];
