@@ -11,6 +11,7 @@ import { addDevice } from '../apps/server/src/modules/devices/devices.service';
 import { devices } from '../apps/server/src/modules/devices/devices.table';
 import { addInventory } from '../apps/server/src/modules/inventory/inventory.service';
 import { getHistoryData } from '../apps/server/src/modules/telemetry/history.service';
+import { packOldReadings } from '../apps/server/src/modules/telemetry/packing';
 import { ensureReadingPartitions } from '../apps/server/src/modules/telemetry/partitions';
 import { users } from '../apps/server/src/modules/users/users.table';
 import { testConfig } from '../apps/server/src/test/build-app';
@@ -65,6 +66,8 @@ export async function benchHistory(label: string, database: Database): Promise<H
     });
     await app.ingest.ingest(device, records);
   }
+  // What the server's daily storage maintenance does: readings older than two days are packed.
+  await packOldReadings(db);
   const query = { sensorId: String(sensorId), startTime: start, endTime: end, maxPoints: 1000 };
   // The company administrator's scope: every device of the company.
   const companyScope = eq(devices.companyId, companyId);
@@ -82,12 +85,14 @@ export async function benchHistory(label: string, database: Database): Promise<H
     await getHistoryData(db, companyScope, { ...query, maxPoints: undefined });
     full.push(performance.now() - t0);
   }
+  // Every byte the readings occupy: partitions, packed days (with their TOAST), both rollups, indexes.
   const [size] = await queryRows<{ readings: number; rollup: number; n: number }>(
     db,
     sql`select (select coalesce(sum(pg_total_relation_size(c.oid)), 0) from pg_inherits i join pg_class c on c.oid = i.inhrelid
-                where i.inhparent = 'readings'::regclass)::float8 as readings,
-               pg_total_relation_size('readings_hourly')::float8 as rollup,
-               (select count(*) from readings)::float8 as n`,
+                where i.inhparent = 'readings'::regclass)::float8
+               + pg_total_relation_size('readings_packed')::float8 as readings,
+               (pg_total_relation_size('readings_hourly') + pg_total_relation_size('readings_daily'))::float8 as rollup,
+               ((select count(*) from readings) + (select coalesce(sum(cardinality(ts)), 0) from readings_packed))::float8 as n`,
   );
   await app.close();
   return {

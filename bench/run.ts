@@ -89,7 +89,7 @@ async function main() {
   const h = await benchHistory('embedded (PGlite)', local);
   await local.close();
   console.log(
-    `- ${h.label}: p50 ${h.p50Ms} ms, p95 ${h.p95Ms} ms (${h.points} points); all 105120 points p95 ${h.fullYearP95Ms} ms; ${h.bytesPerReading} bytes/reading (${h.bytesPerReadingWithoutRollup} without the hourly rollup)`,
+    `- ${h.label}: p50 ${h.p50Ms} ms, p95 ${h.p95Ms} ms (${h.points} points); all 105120 points p95 ${h.fullYearP95Ms} ms; ${h.bytesPerReading} bytes/reading (${h.bytesPerReadingWithoutRollup} without the rollups)`,
   );
   const pgHistory = await freshPostgres();
   if (pgHistory) {
@@ -98,7 +98,7 @@ async function main() {
       const figures = await benchHistory('PostgreSQL', database);
       await database.close();
       console.log(
-        `- ${figures.label}: p50 ${figures.p50Ms} ms, p95 ${figures.p95Ms} ms (${figures.points} points); all points p95 ${figures.fullYearP95Ms} ms; ${figures.bytesPerReading} bytes/reading (${figures.bytesPerReadingWithoutRollup} without the hourly rollup)`,
+        `- ${figures.label}: p50 ${figures.p50Ms} ms, p95 ${figures.p95Ms} ms (${figures.points} points); all points p95 ${figures.fullYearP95Ms} ms; ${figures.bytesPerReading} bytes/reading (${figures.bytesPerReadingWithoutRollup} without the rollups)`,
       );
     } finally {
       await pgHistory.drop();

@@ -10,6 +10,7 @@ import { alarmRoutes } from './modules/alarms/alarms.routes';
 import { auditRoutes } from './modules/audit/audit.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { billingRoutes } from './modules/billing/billing.routes';
+import { calibrationRoutes } from './modules/calibration/calibration.routes';
 import { companyRoutes } from './modules/companies/companies.routes';
 import { companyAdminRoutes } from './modules/companies/company-admin.routes';
 import { createDeliveryWorker } from './modules/delivery/delivery';
@@ -24,8 +25,10 @@ import { httpIngestRoutes } from './modules/ingest/http-ingest.routes';
 import { IngestService } from './modules/ingest/ingest.service';
 import { liveRoutes } from './modules/live/live.routes';
 import { LiveHub } from './modules/live/live-hub';
+import { startLiveRelay } from './modules/live/live-relay';
 import { noticeRoutes } from './modules/notices/notices.routes';
 import { createMailer } from './modules/notify/mailer';
+import { usersWhoMaySeeDevice } from './modules/org/access';
 import { departmentRoutes } from './modules/org/departments.routes';
 import { joiningRoutes } from './modules/org/joining.routes';
 import { personnelRoutes } from './modules/org/personnel.routes';
@@ -35,6 +38,7 @@ import { ParameterService } from './modules/parameters/parameters.service';
 import { profileRoutes } from './modules/profile/profile.routes';
 import { wechatAccount } from './modules/profile/wechat-account';
 import { registrationRoutes } from './modules/registration/registration.routes';
+import { servicePeriodRoutes } from './modules/service-periods/service-periods.routes';
 import { systemRoutes } from './modules/system/system.routes';
 import { userRoutes } from './modules/users/users.routes';
 import { recordRoutePermissions, registerAuth } from './plugins/auth';
@@ -84,6 +88,13 @@ export async function buildApp({ config, database, logger }: BuildAppOptions): P
   app.decorate('db', database.db);
   app.decorate('database', database);
   app.decorate('hub', new LiveHub());
+  // On PostgreSQL, live pushes reach the sockets of every instance through LISTEN/NOTIFY.
+  const liveRelay = await startLiveRelay(
+    database,
+    app.hub,
+    (companyId, deviceId) => usersWhoMaySeeDevice(database.db, companyId, deviceId),
+    app.log,
+  );
   app.decorate('deviceDirectory', new DeviceDirectory(database.db));
   app.decorate('ingest', new IngestService(database.db));
   app.decorate('parameters', new ParameterService(database.db, config.parameterTimeoutMs, app.log));
@@ -163,8 +174,10 @@ export async function buildApp({ config, database, logger }: BuildAppOptions): P
   await app.register(fileRoutes, { uploadDir: config.uploadDir });
   await app.register(auditRoutes);
   await app.register(deviceRoutes);
+  await app.register(calibrationRoutes, { uploadDir: config.uploadDir });
   await app.register(groupRoutes);
   await app.register(billingRoutes, { prices: config.prices });
+  await app.register(servicePeriodRoutes);
   await app.register(parameterRoutes);
   await app.register(httpIngestRoutes);
   await app.register(alarmRoutes);
@@ -181,6 +194,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions): P
     await app.ingest.idle();
     detachAlarms();
     await app.alarms.idle();
+    await liveRelay?.close();
     app.deviceDirectory.close();
   });
   return app;

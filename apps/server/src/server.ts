@@ -13,6 +13,7 @@ import { createMailer } from './modules/notify/mailer';
 import { startReminderSweep } from './modules/reminders/reminder-sweep';
 import { startOfflineSweep } from './modules/telemetry/offline-sweep';
 import { ensureReadingPartitions } from './modules/telemetry/partitions';
+import { startStorageMaintenance } from './modules/telemetry/storage-maintenance';
 
 /**
  * Starts the platform: database (embedded PGlite or DATABASE_URL) with migrations, demo seed,
@@ -48,6 +49,11 @@ async function main() {
     void app.alarms.onOffline(devices).then(() => app.delivery.wake());
   });
   app.addHook('onClose', async () => stopSweep());
+  // Reading storage: partitions ahead of time, and readings older than two days packed (modules/telemetry).
+  const stopMaintenance = startStorageMaintenance(database.db, (err) =>
+    app.log.error({ err }, 'reading storage maintenance failed'),
+  );
+  app.addHook('onClose', stopMaintenance);
   // Spec section 9: accounts idle for 12 months are warned, then cancelled (modules/auth).
   const sweepMailer = createMailer(config.smtpUrl, config.mailFrom);
   const stopCancellation = startAccountCancellationSweep(database.db, sweepMailer, ACCOUNT_SWEEP_MS);

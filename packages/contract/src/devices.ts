@@ -63,6 +63,11 @@ export interface DeviceView {
   mode: string;
   remark: string;
   sensors: SensorView[];
+  /**
+   * Whether the caller may change this device: the `device:edit` tag and the device within their
+   * edit scope (department subtree or an edit grant). Set by the list and detail calls only.
+   */
+  editable?: boolean;
 }
 
 /** `/api/device/historyData` (API.md). */

@@ -20,6 +20,8 @@ export type Queryable = Db | Tx;
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** The PostgreSQL server's address (absent on PGlite): the live relay opens its LISTEN client with it. */
+  url?: string;
   close(): Promise<void>;
 }
 
@@ -40,7 +42,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     pool.on('error', () => {});
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     await migratePg(db as never, { migrationsFolder });
-    return { db, kind: 'postgres', close: () => pool.end() };
+    return { db, kind: 'postgres', url: options.url, close: () => pool.end() };
   }
   let client: PGlite;
   if (options.dataDir && options.dataDir !== 'memory://') {

@@ -3,6 +3,7 @@ import { accountLabels, accountMessages } from './catalogues/account';
 import { alarmsLabels, alarmsMessages } from './catalogues/alarms';
 import { auditLabels, auditMessages } from './catalogues/audit';
 import { billingLabels, billingMessages } from './catalogues/billing';
+import { calibrationLabels, calibrationMessages } from './catalogues/calibration';
 import { devicesLabels, devicesMessages } from './catalogues/devices';
 import { orgLabels, orgMessages } from './catalogues/org';
 import { profileLabels, profileMessages } from './catalogues/profile';
@@ -21,6 +22,7 @@ export const messages = {
   ...billingMessages,
   ...profileMessages,
   ...alarmsMessages,
+  ...calibrationMessages,
   OK: { en: 'Success', cn: '操作成功' },
   LOGIN_EXPIRED: { en: 'Login expired, please log in again', cn: '登录已过期，请重新登录' },
   LOGIN_FAILED: { en: 'Account or password is incorrect', cn: '账号或密码错误' },
@@ -214,6 +216,7 @@ export const fieldLabels: Record<string, Record<WireLanguage, string>> = {
   ...billingLabels,
   ...profileLabels,
   ...alarmsLabels,
+  ...calibrationLabels,
 };
 
 export function translate(

@@ -10,6 +10,7 @@ import type { Actor } from '../modules/audit/audit.service';
 import { PASSWORD_CHANGE_CALLS } from '../modules/auth/session-scope';
 import { companies, companyMembers } from '../modules/companies/companies.table';
 import { loadMemberAccess } from '../modules/org/access';
+import { rememberLanguage } from '../modules/users/user-language';
 import { sessions, users } from '../modules/users/users.table';
 
 /** Who is calling, established from the verified token and membership, never from the body. */
@@ -57,6 +58,8 @@ export async function resolveAuth(
   token: string | undefined,
   companyHeader: string | undefined,
   sessionIdleMs: number,
+  /** The raw `language` header: when it differs from the user's stored language, it is stored. */
+  languageHeader?: string,
 ): Promise<Auth> {
   if (!token) throw new AppError('LOGIN_EXPIRED');
   const now = new Date();
@@ -74,6 +77,8 @@ export async function resolveAuth(
       .set({ lastSeenAt: now, expiresAt: new Date(now.getTime() + sessionIdleMs) })
       .where(eq(sessions.id, row.session.id));
   }
+
+  await rememberLanguage(db, row.user.id, row.user.language, languageHeader);
 
   const memberships = await db
     .select({ member: companyMembers, services: companies.services })
@@ -132,6 +137,7 @@ export function registerAuth(app: FastifyInstance, db: Db, sessionIdleMs: number
       header(request, 'accessToken'),
       header(request, 'companyId'),
       sessionIdleMs,
+      header(request, 'language'),
     );
     if (request.auth.passwordChangeOnly && !PASSWORD_CHANGE_CALLS.has(url)) {
       throw new AppError('PASSWORD_CHANGE_FIRST');

@@ -29,7 +29,9 @@ export interface ServerProcess {
 /** Starts `server.ts` as `npm start` does and waits until /healthz answers. */
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   let output = '';
-  const child = spawn(process.execPath, nodeArgs, {
+  // SERVER_NODE_FLAGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) profiles the server of a benchmark.
+  const flags = (env.SERVER_NODE_FLAGS ?? process.env.SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...flags, ...nodeArgs], {
     cwd: path.resolve(import.meta.dirname, '../..'),
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -2,6 +2,9 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { type Database, openDatabase } from '../db/client';
 
+/** The local PostgreSQL server (always running here and in CI) for tests that need PostgreSQL itself. */
+export const LOCAL_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
+
 /**
  * A fresh, migrated database for one test file: PGlite in memory by default, or a new database on
  * the PostgreSQL server named by TEST_DATABASE_URL (created here, dropped on close), so that the
@@ -10,9 +13,23 @@ import { type Database, openDatabase } from '../db/client';
 export async function openTestDatabase(): Promise<Database> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) return openDatabase({});
+  return openPostgresTestDatabase(serverUrl);
+}
+
+/**
+ * A new, migrated database on a PostgreSQL server (TEST_DATABASE_URL, else the local server),
+ * dropped on close; for tests of what only PostgreSQL does (LISTEN/NOTIFY between instances).
+ */
+export async function openPostgresTestDatabase(
+  serverUrl = process.env.TEST_DATABASE_URL ?? LOCAL_POSTGRES_URL,
+): Promise<Database & { url: string }> {
   const name = `cc_test_${Date.now()}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
+  await admin.connect().catch((error: Error) => {
+    throw new Error(
+      `This test needs a PostgreSQL server at ${serverUrl} (${error.message}). Start one, or set TEST_DATABASE_URL to one that may create databases.`,
+    );
+  });
   await admin.query(`create database ${name}`);
   await admin.end();
   const url = new URL(serverUrl);
@@ -20,6 +37,7 @@ export async function openTestDatabase(): Promise<Database> {
   const database = await openDatabase({ url: url.toString() });
   return {
     ...database,
+    url: url.toString(),
     close: async () => {
       await database.close();
       const cleanup = new pg.Client({ connectionString: serverUrl });

@@ -9,6 +9,7 @@ import enAccount from './en/account.json';
 import enAlarms from './en/alarms.json';
 import enAudit from './en/audit.json';
 import enBilling from './en/billing.json';
+import enCalibration from './en/calibration.json';
 import enCommon from './en/common.json';
 import enDevices from './en/devices.json';
 import enFeedback from './en/feedback.json';
@@ -24,6 +25,7 @@ import zhAccount from './zh-CN/account.json';
 import zhAlarms from './zh-CN/alarms.json';
 import zhAudit from './zh-CN/audit.json';
 import zhBilling from './zh-CN/billing.json';
+import zhCalibration from './zh-CN/calibration.json';
 import zhCommon from './zh-CN/common.json';
 import zhDevices from './zh-CN/devices.json';
 import zhFeedback from './zh-CN/feedback.json';
@@ -58,6 +60,7 @@ export const resources = {
       map: enMap,
       audit: enAudit,
       billing: enBilling,
+      calibration: enCalibration,
       org: enOrg,
       menu: menuResources('en'),
     },
@@ -78,6 +81,7 @@ export const resources = {
       map: zhMap,
       audit: zhAudit,
       billing: zhBilling,
+      calibration: zhCalibration,
       org: zhOrg,
       menu: menuResources('cn'),
     },

@@ -68,6 +68,8 @@ export function stubServer(options: FakeServerOptions = {}) {
     '/api/datav/getEncryptionUser': () => ({ ticket: 'tkt' }),
     // The monitor detail's parameters panel asks for the latest parameter request.
     '/api/device/parameterState': () => null,
+    // ... and its calibration panel for the device's records.
+    '/api/device/pageCalibrations': () => ({ list: [], total: 0, pageNum: 1, pageSize: 10 }),
     '/api/loginSecurity/getPasswordRenewal': () => ({ enabled: false, days: 90 }),
     // The home page's company card and alarm chart.
     '/api/userOrganize/companyDataInfo': () => ({

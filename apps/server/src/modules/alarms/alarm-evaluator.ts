@@ -107,7 +107,8 @@ export class AlarmEvaluator {
   private async deliver(pushes: PendingPush[]) {
     for (const push of pushes) {
       const userIds = push.userIds ?? (await usersWhoMaySeeDevice(this.db, push.companyId, push.deviceId));
-      this.hub.push(userIds, push.message);
+      // Every instance's sockets: this one directly, the others through the relay (PostgreSQL).
+      await this.hub.publish({ userIds, companyId: push.companyId, deviceId: push.deviceId }, push.message);
     }
   }
 }

@@ -21,6 +21,8 @@ export const AUDITED_CALLS: Record<string, AuditCoverage> = {
   '/api/device/addCalibrationImg': {
     exempt: 'stores an uploaded file only; the record that uses it is audited',
   },
+  '/api/device/addCalibration': { actions: ['calibration.add'] },
+  '/api/device/deleteCalibration': { actions: ['calibration.delete'] },
   '/api/group/addGroup': { actions: ['group.add'] },
   '/api/group/editGroup': { actions: ['group.edit'] },
   '/api/group/moveGroup': { actions: ['group.move'] },

@@ -3,6 +3,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { recordAudit } from '../audit/audit.service';
 import { devices } from '../devices/devices.table';
+import { recordLapseAtRenewal } from '../service-periods/lapse-recording';
 import { toOrderView } from './orders.service';
 import { orders } from './orders.table';
 
@@ -25,8 +26,9 @@ export async function listOrders(db: Db, status?: number): Promise<(OrderView & 
 /**
  * Approves a pending order in one transaction. A renewal extends each device's expiry by the
  * months, counted from the later of now and its current expiry, so a lapsed device gets whole
- * months from today and a running one loses nothing. A recovery is recorded as approved with its
- * period (docs/decisions.md, "Data recovery").
+ * months from today and a running one loses nothing; a lapsed device's lapse (expiry to now) is
+ * recorded, since its readings of that time stay hidden until recovered. A recovery is recorded as
+ * approved with its period, which un-hides those readings (docs/decisions.md, "Data recovery").
  */
 export async function approveOrder(db: Db, id: number, now = new Date()): Promise<OrderView> {
   return decide(db, id, OrderStatus.Approved, now);
@@ -54,6 +56,11 @@ async function decide(db: Db, id: number, status: OrderStatus, now: Date): Promi
           .where(and(eq(devices.id, line.deviceId), eq(devices.companyId, row.companyId)))
           .for('update');
         if (!device) continue;
+        await recordLapseAtRenewal(
+          tx,
+          { id: line.deviceId, companyId: row.companyId, expiredAt: device.expireTime },
+          now,
+        );
         const [updated] = await tx
           .update(devices)
           .set({

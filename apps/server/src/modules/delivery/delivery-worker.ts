@@ -245,6 +245,7 @@ export class DeliveryWorker {
         phone: users.phone,
         wechatOpenId: users.wechatOpenId,
         wechatFollowed: users.wechatFollowed,
+        language: users.language,
         content: alarmRecords.content,
         alarmTime: alarmRecords.alarmTime,
       })
@@ -272,8 +273,9 @@ export class DeliveryWorker {
     if (PHONE_CHANNELS.includes(row.channel) && (await this.overDailyCap(row, to)))
       return { status: DeliveryStatus.DailyCap, error: null };
 
-    // Users have no language setting yet: every message is in English (templates.ts has both).
-    const language = 'en' as const;
+    // The recipient's language (the `language` header of their latest calls, modules/users/user-language.ts);
+    // the credit count below measures this very text, so a Chinese SMS is counted as Chinese.
+    const language = context.language === 'cn' ? 'cn' : 'en';
     const input = {
       content: context.content,
       level: row.level,

@@ -1,6 +1,6 @@
 /**
- * The text of an alarm message per channel, in the recipient's language. Users have no language
- * setting yet, so the worker asks for English; the Chinese texts are here for when they do.
+ * The text of an alarm message per channel, in the recipient's language (`users.language`, kept
+ * from the `language` header of their calls).
  */
 export interface AlarmMessageInput {
   content: { cn: string; en: string };

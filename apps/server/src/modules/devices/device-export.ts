@@ -1,10 +1,12 @@
 import type { ExportDataRequest, WireLanguage } from '@coldchain/contract';
-import { and, asc, count, gte, inArray, lte, type SQL } from 'drizzle-orm';
+import { asc, inArray, type SQL, sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
-import type { Db } from '../../db/client';
+import { type Db, queryRows } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import { type Actor, recordAudit } from '../audit/audit.service';
-import { readings } from '../telemetry/readings.table';
+import { hiddenRanges } from '../service-periods/hidden-ranges';
+import { inRanges } from '../service-periods/time-ranges';
+import { storedReadings } from '../telemetry/reading-sources';
 import { sensors } from './devices.table';
 import { selectedDevices } from './devices-batch.service';
 
@@ -44,8 +46,9 @@ function csvCell(value: string | number): string {
 
 /**
  * `/api/device/exportData` (spec sections 2, 5 and 6): the stored readings of the selected devices
- * over a period, one row per reading, as xlsx or csv. Only devices the caller may see; the export
- * itself is written to the audit trail (who took which data out, and when).
+ * over a period, one row per reading, as xlsx or csv. Only devices the caller may see, and only
+ * readings outside the device's unrecovered lapsed service periods; the export itself is written to
+ * the audit trail (who took which data out, and when).
  */
 export async function exportDeviceData(
   db: Db,
@@ -62,21 +65,26 @@ export async function exportDeviceData(
     .where(inArray(sensors.deviceId, deviceIds))
     .orderBy(asc(sensors.channel));
   const sensorIds = sensorRows.map((s) => s.id);
-  const period = and(
-    inArray(readings.sensorId, sensorIds.length ? sensorIds : [-1]),
-    gte(readings.ts, new Date(input.startTime)),
-    lte(readings.ts, new Date(input.endTime)),
-  );
-  const [total] = await db.select({ n: count() }).from(readings).where(period);
+  // Recent readings and packed ones alike (telemetry/reading-sources.ts).
+  const source = storedReadings(sensorIds.length ? sensorIds : [-1], input.startTime, input.endTime);
+  const [total] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from (${source}) r`);
   const n = Number(total?.n ?? 0);
   if (n > EXPORT_MAX_ROWS) throw new AppError('EXPORT_TOO_LARGE', { count: n });
-  const values = await db
-    .select()
-    .from(readings)
-    .where(period)
-    .orderBy(asc(readings.sensorId), asc(readings.ts));
+  const stored = (
+    await queryRows<{ sensor_id: string | number; ms: number; value: number }>(
+      db,
+      sql`select sensor_id, (extract(epoch from ts) * 1000)::float8 as ms, value from (${source}) r order by sensor_id, ts`,
+    )
+  ).map((r) => ({ sensorId: Number(r.sensor_id), ts: new Date(Math.round(r.ms)), value: r.value }));
 
   const sensorById = new Map(sensorRows.map((s) => [s.id, s]));
+  // Readings of a lapsed service period stay out until a recovery order covers them
+  // (docs/decisions.md, "Data recovery").
+  const hidden = await hiddenRanges(db, deviceIds);
+  const values = stored.filter((r) => {
+    const ranges = hidden.get(sensorById.get(r.sensorId)!.deviceId) ?? [];
+    return !inRanges(ranges, r.ts.getTime());
+  });
   const deviceById = new Map(rows.map((d) => [d.id, d]));
   const deviceOrder = new Map(rows.map((d, i) => [d.id, i]));
   const time = timeFormatter(input.timeZone ?? 'UTC');

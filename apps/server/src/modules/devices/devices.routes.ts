@@ -10,10 +10,11 @@ import {
   PageDevicesRequest,
   SetRemarkRequest,
 } from '@coldchain/contract';
+import type { SQL } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ok } from '../../lib/envelope';
 import { idFromWire, idToWire } from '../../lib/ids';
-import { actorOf, requirePermission } from '../../plugins/auth';
+import { type Auth, actorOf, requirePermission } from '../../plugins/auth';
 import { assertGroupFitsDevice } from '../groups/groups.service';
 import { assertDepartmentInScope, editableDevices, visibleDevices } from '../org/access';
 import { getHistoryData } from '../telemetry/history.service';
@@ -29,6 +30,11 @@ import {
   setDeviceRemark,
 } from './devices.service';
 import { batchPermission, batchTransfer, listDevicePermissions } from './devices-batch.service';
+
+/** The devices the caller may change, or null without the edit tag (marks `editable` in views). */
+function editScopeOf(auth: Auth): SQL | null {
+  return auth.authTags.has('device:edit') ? editableDevices(auth) : null;
+}
 
 export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
   const canView = { preHandler: requirePermission('device:view') };
@@ -46,18 +52,21 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
     return ok(await addDevice(app.db, actorOf(request), { ...request.body, departmentId }));
   });
   app.post('/api/device/deviceDetail', { ...canView, schema: { body: DeviceIdRequest } }, async (request) =>
-    ok(await getDeviceDetail(app.db, visibleDevices(request.auth), request.body.id)),
+    ok(
+      await getDeviceDetail(app.db, visibleDevices(request.auth), request.body.id, editScopeOf(request.auth)),
+    ),
   );
   app.post('/api/device/resetDeviceKey', { ...canEdit, schema: { body: DeviceIdRequest } }, async (request) =>
     ok(await resetDeviceKey(app.db, actorOf(request), editableDevices(request.auth), request.body.id)),
   );
   app.post('/api/device/pageDevices', { ...canView, schema: { body: PageDevicesRequest } }, async (request) =>
-    ok(await pageDevices(app.db, visibleDevices(request.auth), request.body)),
+    ok(await pageDevices(app.db, visibleDevices(request.auth), request.body, editScopeOf(request.auth))),
   );
   app.post(
     '/api/device/pageDevicesByState',
     { ...canView, schema: { body: PageDevicesRequest } },
-    async (request) => ok(await pageDevices(app.db, visibleDevices(request.auth), request.body)),
+    async (request) =>
+      ok(await pageDevices(app.db, visibleDevices(request.auth), request.body, editScopeOf(request.auth))),
   );
   app.post('/api/device/countGroupByState', canView, async (request) =>
     ok(await countDevicesByState(app.db, visibleDevices(request.auth))),

@@ -146,10 +146,29 @@ export async function findDevice(db: Queryable, scope: SQL, wireId: string): Pro
   return device;
 }
 
-export async function getDeviceDetail(db: Db, scope: SQL, wireId: string): Promise<DeviceView> {
+/**
+ * Which of `ids` the caller may change, so the console offers an Edit action only where the edit
+ * call would succeed. `editScope` is null for a caller without the `device:edit` tag.
+ */
+async function editableAmong(db: Db, editScope: SQL | null, ids: number[]): Promise<Set<number>> {
+  if (!editScope || ids.length === 0) return new Set();
+  const rows = await db
+    .select({ id: devices.id })
+    .from(devices)
+    .where(and(editScope, inArray(devices.id, ids)));
+  return new Set(rows.map((r) => r.id));
+}
+
+export async function getDeviceDetail(
+  db: Db,
+  scope: SQL,
+  wireId: string,
+  editScope: SQL | null = null,
+): Promise<DeviceView> {
   const device = await findDevice(db, scope, wireId);
   const rows = await db.select().from(sensors).where(eq(sensors.deviceId, device.id));
-  return presentDevice(device, rows);
+  const editable = await editableAmong(db, editScope, [device.id]);
+  return { ...presentDevice(device, rows), editable: editable.has(device.id) };
 }
 
 /** Issues a new key; the old one stops working at once (connected sessions are dropped). */
@@ -168,7 +187,12 @@ export async function resetDeviceKey(db: Db, actor: Actor, scope: SQL, wireId: s
   return { deviceKey };
 }
 
-export async function pageDevices(db: Db, scope: SQL, query: PageDevicesRequest): Promise<Page<DeviceView>> {
+export async function pageDevices(
+  db: Db,
+  scope: SQL,
+  query: PageDevicesRequest,
+  editScope: SQL | null = null,
+): Promise<Page<DeviceView>> {
   const filters: SQL[] = [scope];
   if (query.state) filters.push(eq(devices.state, query.state));
   const departmentId = idFromWire(query.departmentId);
@@ -199,13 +223,19 @@ export async function pageDevices(db: Db, scope: SQL, query: PageDevicesRequest)
           ),
         )
     : [];
+  const editable = await editableAmong(
+    db,
+    editScope,
+    rows.map((d) => d.id),
+  );
   return {
-    list: rows.map((d) =>
-      presentDevice(
+    list: rows.map((d) => ({
+      ...presentDevice(
         d,
         sensorRows.filter((s) => s.deviceId === d.id),
       ),
-    ),
+      editable: editable.has(d.id),
+    })),
     total: Number(total?.n ?? 0),
     pageNum: query.pageNum,
     pageSize: query.pageSize,
@@ -279,7 +309,7 @@ export async function editDevice(
   });
   deviceChanged(device.serial);
   const rows = await db.select().from(sensors).where(eq(sensors.deviceId, device.id));
-  return presentDevice(updated, rows);
+  return { ...presentDevice(updated, rows), editable: true };
 }
 
 export async function setDeviceRemark(

@@ -1,8 +1,17 @@
 import type { DeviceView, Page } from '@coldchain/contract';
 import { describe, expect, it } from 'vitest';
 import { call, useTestApp } from '../../test/build-app';
-import { addMember, buildCompany, buildDevice, buildUser, login } from '../../test/factories';
+import {
+  addMember,
+  buildCompany,
+  buildDepartment,
+  buildDevice,
+  buildRole,
+  buildUser,
+  login,
+} from '../../test/factories';
 import { seedDemo } from '../demo/demo-seed';
+import { devicePermissions } from '../org/org.table';
 
 describe('monitors', () => {
   const ctx = useTestApp();
@@ -192,5 +201,58 @@ describe('editing a monitor', () => {
       { token },
     );
     expect(zero.body.msgContent).toBe('Offline judgement count must be at least 1');
+  });
+});
+
+describe('which monitors the caller may edit', () => {
+  const ctx = useTestApp();
+
+  /** The `editable` flag of each device in the list, by id, and of one device's detail. */
+  async function flags(token: string, detailId: string) {
+    const page = await call<Page<DeviceView>>(ctx.app, '/api/device/pageDevices', {}, { token });
+    const detail = await call<DeviceView>(ctx.app, '/api/device/deviceDetail', { id: detailId }, { token });
+    return {
+      list: Object.fromEntries(page.body.data.list.map((d) => [d.id, d.editable])),
+      detail: detail.body.data.editable,
+    };
+  }
+
+  it('marks devices in the edit scope, not those only granted for viewing or seen without the edit tag', async () => {
+    const company = await buildCompany(ctx.app.db);
+    const pharmacy = await buildDepartment(ctx.app.db, company.id, { name: 'Pharmacy' });
+    const store = await buildDepartment(ctx.app.db, company.id, { name: 'Cold Store' });
+    const own = await buildDevice(ctx.app.db, company.id, { departmentId: pharmacy.id });
+    const viewOnly = await buildDevice(ctx.app.db, company.id, { departmentId: store.id });
+    const editGrant = await buildDevice(ctx.app.db, company.id, { departmentId: store.id });
+
+    const editorRole = await buildRole(ctx.app.db, company.id, pharmacy.id, ['device:view', 'device:edit']);
+    const editor = await buildUser(ctx.app.db);
+    await addMember(ctx.app.db, company.id, editor.id, false, {
+      departmentId: pharmacy.id,
+      roleId: editorRole.id,
+    });
+    await ctx.app.db.insert(devicePermissions).values([
+      { companyId: company.id, userId: editor.id, deviceId: Number(viewOnly.id), canEdit: false },
+      { companyId: company.id, userId: editor.id, deviceId: Number(editGrant.id), canEdit: true },
+    ]);
+    const editorToken = await login(ctx.app, editor.account);
+    expect(await flags(editorToken, viewOnly.id)).toEqual({
+      list: { [own.id]: true, [viewOnly.id]: false, [editGrant.id]: true },
+      detail: false,
+    });
+
+    const viewerRole = await buildRole(ctx.app.db, company.id, pharmacy.id, ['device:view']);
+    const viewer = await buildUser(ctx.app.db);
+    await addMember(ctx.app.db, company.id, viewer.id, false, {
+      departmentId: pharmacy.id,
+      roleId: viewerRole.id,
+    });
+    expect(await flags(await login(ctx.app, viewer.account), own.id)).toEqual({
+      list: { [own.id]: false },
+      detail: false,
+    });
+
+    const adminToken = await login(ctx.app, company.admin.account);
+    expect((await flags(adminToken, viewOnly.id)).detail).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { WireLanguage } from '@coldchain/contract';
 import {
@@ -49,4 +49,19 @@ export async function writeUpload(
   await mkdir(uploadDir, { recursive: true });
   await writeFile(path.join(uploadDir, name), bytes, { flag: 'wx' });
   return { url: `${UPLOAD_URL_PREFIX}${name}`, size: bytes.length, type };
+}
+
+/**
+ * The bytes of a file an upload call stored, from the `/files/<name>` path it returned; null when
+ * the path is not one of ours or the file is gone. Calls that keep a reference re-check it with
+ * `checkUpload`, so a path to a file stored for another purpose is refused too.
+ */
+export async function readUpload(
+  uploadDir: string,
+  url: string,
+): Promise<{ name: string; bytes: Buffer } | null> {
+  const name = url.startsWith(UPLOAD_URL_PREFIX) ? url.slice(UPLOAD_URL_PREFIX.length) : '';
+  if (!STORED_NAME_PATTERN.test(name)) return null;
+  const bytes = await readFile(path.join(uploadDir, name)).catch(() => null);
+  return bytes ? { name, bytes } : null;
 }

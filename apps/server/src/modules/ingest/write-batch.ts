@@ -2,6 +2,7 @@ import type { UpRecord } from '@coldchain/contract';
 import { sql } from 'drizzle-orm';
 import { queryRows, type Tx } from '../../db/client';
 import { activationOverR } from '../telemetry/mkt';
+import { packedBefore } from '../telemetry/packing';
 import type { KnownDevice } from './device-directory';
 
 export interface IngestJob {
@@ -33,6 +34,27 @@ export interface IngestResult {
 /** ΔH/R at the default activation energy, for the rollup's MKT sums. */
 const HOUR_K = activationOverR();
 
+const ROLLUP_ORIGIN = '2000-01-01 00:00:00+00';
+
+/**
+ * Folds the rows this statement inserted (`ins`) into a rollup table, so rollups stay current
+ * with every commit. Each period keeps its extremes with their instants (earliest on ties).
+ */
+function rollInto(table: 'readings_hourly' | 'readings_daily', period: '1 hour' | '1 day') {
+  return sql`
+        insert into ${sql.raw(table)} as h (sensor_id, bucket, n, sum, expsum, min, min_ts, max, max_ts)
+        select sensor_id, date_bin(${period}::interval, ts, ${ROLLUP_ORIGIN}::timestamptz), count(*), sum(value),
+               sum(case when value > -273 then exp(-${HOUR_K}::float8 / (value::float8 + 273.15)) else 0 end),
+               min(value), (array_agg(ts order by value, ts))[1], max(value), (array_agg(ts order by value desc, ts))[1]
+        from ins group by 1, 2
+        on conflict (sensor_id, bucket) do update set
+          n = h.n + excluded.n, sum = h.sum + excluded.sum, expsum = h.expsum + excluded.expsum,
+          min_ts = case when excluded.min < h.min or (excluded.min = h.min and excluded.min_ts < h.min_ts) then excluded.min_ts else h.min_ts end,
+          min = least(h.min, excluded.min),
+          max_ts = case when excluded.max > h.max or (excluded.max = h.max and excluded.max_ts < h.max_ts) then excluded.max_ts else h.max_ts end,
+          max = greatest(h.max, excluded.max)`;
+}
+
 const pgArray = (values: (string | number | boolean)[]) => `{${values.join(',')}}`;
 
 /**
@@ -47,7 +69,10 @@ export async function writeIngestBatch(
   const sensorIds: number[] = [];
   const instants: number[] = [];
   const values: number[] = [];
-  const lateAfterS: number[] = [];
+  const late: boolean[] = [];
+  /** Each sensor's newest reading in this batch, for its latest value. */
+  const latest = new Map<number, { ts: number; value: number }>();
+  const now = Date.now();
   const owner: number[] = [];
   const channels: number[] = [];
   const modes: UpRecord['mode'][] = [];
@@ -77,8 +102,12 @@ export async function writeIngestBatch(
         sensorIds.push(sensorId);
         instants.push(record.ts);
         values.push(v);
-        // A reading is back-filled when it arrives more than two upload intervals (at least 2 min) late.
-        lateAfterS.push(Math.max(120, job.device.uploadIntervalS * 2));
+        // A reading is back-filled when it arrives more than two upload intervals (at least 2 min)
+        // late, or (in SQL) when it is older than the sensor's latest value.
+        late.push(record.ts < now - Math.max(120, job.device.uploadIntervalS * 2) * 1000);
+        const newestOfSensor = latest.get(sensorId);
+        if (!newestOfSensor || newestOfSensor.ts <= record.ts)
+          latest.set(sensorId, { ts: record.ts, value: v });
         owner.push(jobIndex);
         channels.push(ch);
         modes.push(record.mode);
@@ -87,33 +116,29 @@ export async function writeIngestBatch(
   });
 
   if (sensorIds.length > 0) {
-    // One statement: insert what is new, fold exactly those rows into the hourly rollup, and
+    // One statement: insert what is new, fold exactly those rows into the hourly and daily rollups, and
     // report them back so each message learns what was stored and what was a repeat.
     const inserted = await queryRows<{ sensor_id: string | number; ms: number; backfilled: boolean }>(
       tx,
       sql`
       with ins as (
         insert into readings (sensor_id, ts, value, backfilled)
-        select u.sensor_id, to_timestamp(u.ms / 1000.0), u.value,
-               to_timestamp(u.ms / 1000.0) < now() - make_interval(secs => u.late_s)
-               or (s.update_time is not null and to_timestamp(u.ms / 1000.0) < s.update_time)
-        from unnest(${pgArray(sensorIds)}::bigint[], ${pgArray(instants)}::float8[], ${pgArray(values)}::real[], ${pgArray(lateAfterS)}::int[])
-             as u(sensor_id, ms, value, late_s)
+        select u.sensor_id, u.ts, u.value, u.late or (s.update_time is not null and u.ts < s.update_time)
+        from (select sensor_id, to_timestamp(ms / 1000.0) as ts, ms, value, late
+              from unnest(${pgArray(sensorIds)}::bigint[], ${pgArray(instants)}::float8[], ${pgArray(values)}::real[], ${pgArray(late)}::bool[])
+                   as u(sensor_id, ms, value, late)) u
         join sensors s on s.id = u.sensor_id
+        -- Readings of days already packed (packing.ts) are repeats when the packed day holds them.
+        where case when u.ms < ${packedBefore(now)}
+                   then not exists (select 1 from readings_packed p
+                                    where p.sensor_id = u.sensor_id
+                                      and p.day = date_bin('1 day', u.ts, ${ROLLUP_ORIGIN}::timestamptz)
+                                      and u.ts = any(p.ts))
+                   else true end
         on conflict do nothing
         returning sensor_id, ts, value, backfilled
-      ), rolled as (
-        insert into readings_hourly as h (sensor_id, bucket, n, sum, expsum, min, min_ts, max, max_ts)
-        select sensor_id, date_bin('1 hour', ts, timestamptz '2000-01-01 00:00:00+00'), count(*), sum(value),
-               sum(case when value > -273 then exp(-${HOUR_K}::float8 / (value::float8 + 273.15)) else 0 end),
-               min(value), (array_agg(ts order by value, ts))[1], max(value), (array_agg(ts order by value desc, ts))[1]
-        from ins group by 1, 2
-        on conflict (sensor_id, bucket) do update set
-          n = h.n + excluded.n, sum = h.sum + excluded.sum, expsum = h.expsum + excluded.expsum,
-          min_ts = case when excluded.min < h.min then excluded.min_ts else h.min_ts end,
-          min = least(h.min, excluded.min),
-          max_ts = case when excluded.max > h.max then excluded.max_ts else h.max_ts end,
-          max = greatest(h.max, excluded.max)
+      ), hourly as (${rollInto('readings_hourly', '1 hour')}
+      ), daily as (${rollInto('readings_daily', '1 day')}
       )
       select sensor_id, (extract(epoch from ts) * 1000)::float8 as ms, backfilled from ins`,
     );
@@ -141,12 +166,13 @@ export async function writeIngestBatch(
       });
     });
 
+    const sensorList = [...latest.keys()];
+    const newestValues = sensorList.map((id) => latest.get(id)!);
     await tx.execute(sql`
-      update sensors s set value = l.value, update_time = l.ts
-      from (select distinct on (sensor_id) sensor_id, to_timestamp(ms / 1000.0) as ts, value
-            from unnest(${pgArray(sensorIds)}::bigint[], ${pgArray(instants)}::float8[], ${pgArray(values)}::real[]) as u(sensor_id, ms, value)
-            order by sensor_id, ms desc) l
-      where s.id = l.sensor_id and (s.update_time is null or s.update_time <= l.ts)`);
+      update sensors s set value = l.value, update_time = to_timestamp(l.ms / 1000.0)
+      from unnest(${pgArray(sensorList)}::bigint[], ${pgArray(newestValues.map((l) => l.ts))}::float8[],
+                  ${pgArray(newestValues.map((l) => l.value))}::real[]) as l(sensor_id, ms, value)
+      where s.id = l.sensor_id and (s.update_time is null or s.update_time <= to_timestamp(l.ms / 1000.0))`);
   }
 
   const deviceIds = [...deviceState.keys()];

@@ -6,12 +6,40 @@ export interface LiveMessage {
   bindContent: unknown;
 }
 
+/** Who a published message is for: the users, and the device it concerns (when it concerns one). */
+export interface LiveTarget {
+  userIds: number[];
+  companyId?: number;
+  deviceId?: number;
+}
+
+/** Carries published messages to the other instances (live-relay.ts); each pushes to its own sockets. */
+export interface LiveRelay {
+  send(target: LiveTarget, message: LiveMessage): Promise<void>;
+}
+
 /**
  * The sockets of this process, by user. In the embedded default every socket lives here; with
- * several instances the fan-out between them goes through PostgreSQL LISTEN/NOTIFY (alarms issue).
+ * several instances on PostgreSQL a relay (LISTEN/NOTIFY, live-relay.ts) carries each published
+ * message to the others, and this instance pushes to its own sockets itself.
  */
 export class LiveHub {
   private readonly byUser = new Map<number, Set<WebSocket>>();
+  private relay: LiveRelay | null = null;
+
+  useRelay(relay: LiveRelay | null) {
+    this.relay = relay;
+  }
+
+  /**
+   * Sends to the users' sockets on every instance: here directly, elsewhere through the relay.
+   * Returns how many sockets of this instance it reached.
+   */
+  async publish(target: LiveTarget, message: LiveMessage): Promise<number> {
+    const sent = this.push(target.userIds, message);
+    await this.relay?.send(target, message);
+    return sent;
+  }
 
   add(userId: number, socket: WebSocket) {
     let set = this.byUser.get(userId);
@@ -26,7 +54,7 @@ export class LiveHub {
     });
   }
 
-  /** Sends to every open socket of the given users; returns how many sockets it reached. */
+  /** Sends to every open socket of the given users on this instance only; returns how many it reached. */
   push(userIds: Iterable<number>, message: LiveMessage): number {
     const text = JSON.stringify(message);
     let sent = 0;

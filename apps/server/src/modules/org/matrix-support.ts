@@ -387,6 +387,10 @@ function candidates(ids: CompanyIds): Record<string, unknown[]> {
     serial: ['PROBE0001'],
     content: ['probe'],
     category: [7],
+    // Calibration records: a due date after the calibration time, so the body is valid.
+    calibratedAt: [now - 365 * 86_400_000],
+    nextDueAt: [now + 30 * 86_400_000],
+    institution: ['probe'],
   };
 }
 

@@ -37,7 +37,10 @@ export const registrationRoutes: FastifyPluginAsyncZod<{
       schema: { body: RegisterAccountRequest },
     },
     async (request) =>
-      ok(await registerAccount(app.db, request.body), translate('REGISTERED', request.language)),
+      ok(
+        await registerAccount(app.db, request.body, request.language),
+        translate('REGISTERED', request.language),
+      ),
   );
 
   /** Signed in: the new user completes their name (and gender, e-mail or phone) after registering. */

@@ -1,4 +1,9 @@
-import { isEmail, type ModifyInformationRequest, type RegisterAccountRequest } from '@coldchain/contract';
+import {
+  isEmail,
+  type ModifyInformationRequest,
+  type RegisterAccountRequest,
+  type WireLanguage,
+} from '@coldchain/contract';
 import { eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client';
@@ -15,8 +20,12 @@ export async function isRegistered(db: Db, account: string): Promise<boolean> {
   return Boolean(row);
 }
 
-/** Creates an account once its verification code checks out. */
-export async function registerAccount(db: Db, input: RegisterAccountRequest): Promise<{ id: string }> {
+/** Creates an account once its verification code checks out; `language` (the call's header) is its alarm language. */
+export async function registerAccount(
+  db: Db,
+  input: RegisterAccountRequest,
+  language: WireLanguage = 'en',
+): Promise<{ id: string }> {
   const account = normaliseAccount(input.account);
   if (await isRegistered(db, account)) throw new AppError('ACCOUNT_EXISTS');
   await consumeCode(db, account, 'register', input.code);
@@ -30,6 +39,7 @@ export async function registerAccount(db: Db, input: RegisterAccountRequest): Pr
       phone: email ? null : account,
       name,
       passwordHash: await hashPassword(input.password),
+      language,
     })
     .onConflictDoNothing()
     .returning({ id: users.id });

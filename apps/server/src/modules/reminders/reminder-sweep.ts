@@ -1,8 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { type Db, type Queryable, queryRows } from '../../db/client';
+import { calibrationsDue } from '../calibration/calibration-reminders';
 import { creditBalance } from '../delivery/credits.service';
 import { createNotice } from '../notices/notices.service';
-import { companyAdministrators } from '../org/access';
+import { companyAdministrators, usersWhoMaySeeDevice } from '../org/access';
 import { remindersSent } from './reminders.table';
 
 const DAY_MS = 86_400_000;
@@ -13,8 +14,10 @@ export const MIN_ALARM_SETTERS = 3;
 /** Below this balance administrators are told to top up before alarms go unsent. */
 export const LOW_CREDIT_THRESHOLD = 20;
 
-interface Reminder {
+export interface Reminder {
   companyId: number;
+  /** A device's own reminder goes to the people who may see the device, not the administrators. */
+  deviceId?: number;
   key: string;
   kind: string;
   title: { en: string; cn: string };
@@ -25,13 +28,15 @@ interface Reminder {
  * Reminders as notices (alarms issue, item 7): devices expiring within 30 days, devices whose
  * alarm settings notify fewer than 3 people, and low message credit. They go to the company's
  * administrators, are free of credit (spec section 9) and feed the top-bar badge. Each is sent
- * once per key; calibration reminders come with calibration records (equipment issue).
+ * once per key. Calibrations falling due within 30 days (modules/calibration) go to the people
+ * who may see the device instead.
  */
 export async function runReminderSweep(db: Db, now = new Date()): Promise<number> {
   const reminders = [
     ...(await expiringDevices(db, now)),
     ...(await devicesWithFewSetters(db)),
     ...(await lowCredit(db, now)),
+    ...(await calibrationsDue(db, now)),
   ];
   let sent = 0;
   for (const reminder of reminders) {
@@ -42,7 +47,7 @@ export async function runReminderSweep(db: Db, now = new Date()): Promise<number
         .onConflictDoNothing()
         .returning({ key: remindersSent.key });
       if (claimed.length === 0) return false;
-      await notifyAdministrators(tx, reminder);
+      await notifyRecipients(tx, reminder);
       return true;
     });
     if (delivered) sent++;
@@ -50,8 +55,11 @@ export async function runReminderSweep(db: Db, now = new Date()): Promise<number
   return sent;
 }
 
-async function notifyAdministrators(tx: Queryable, reminder: Reminder) {
-  for (const userId of await companyAdministrators(tx, reminder.companyId)) {
+async function notifyRecipients(tx: Queryable, reminder: Reminder) {
+  const recipients = reminder.deviceId
+    ? await usersWhoMaySeeDevice(tx, reminder.companyId, reminder.deviceId)
+    : await companyAdministrators(tx, reminder.companyId);
+  for (const userId of recipients) {
     await createNotice(tx, {
       companyId: reminder.companyId,
       userId,

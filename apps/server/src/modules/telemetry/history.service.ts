@@ -1,53 +1,58 @@
 import type { HistoryData, HistoryDataRequest } from '@coldchain/contract';
-import { and, eq, type SQL, sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { type Db, queryRows } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import { idFromWire } from '../../lib/ids';
-import { sensors } from '../devices/devices.table';
 import { deviceIdsWhere } from '../org/access';
+import { hiddenRanges, mayHaveHiddenReadings } from '../service-periods/hidden-ranges';
+import type { TimeRange } from '../service-periods/time-ranges';
 import { activationOverR, DEFAULT_ACTIVATION_ENERGY_KJ, mktFromSum } from './mkt';
+import { LEVEL_MS, type Level, rangeRows, storedReadings } from './reading-sources';
 
-const HOUR = 3_600_000;
-
-interface Stats {
+interface HistoryRow {
   n: number;
   min: number | null;
   max: number | null;
   avg: number | null;
   expsum: number | null;
+  points: [number, number][] | null;
 }
 
+/** Visible parts of a range, as closed intervals [from, to] in ms. */
+export type Segment = [number, number];
+
 /**
- * The rows a range is made of, as (key, n, sum, expsum, min, min_ts, max, max_ts): hourly rollup
- * rows for the hours the range covers whole, raw readings for the partial hours at its edges.
- * With `rollups` false, every raw reading is its own row.
+ * [start, end] without the half-open hidden ranges, as closed segments (readings are stored to
+ * the millisecond, so a segment ends 1 ms before a hidden range starts).
  */
-function sourceRows(sensorId: number, start: number, end: number, rollups: boolean, hOverR: number): SQL {
-  const iso = (ms: number) => new Date(ms).toISOString();
-  const raw = (from: number, to: number, inclusiveEnd: boolean) => sql`
-    select ts as key, 1 as n, value::float8 as sum,
-           case when value > -273 then exp(-${hOverR}::float8 / (value::float8 + 273.15)) else 0 end as expsum,
-           value as min, ts as min_ts, value as max, ts as max_ts
-    from readings where sensor_id = ${sensorId} and ts >= ${iso(from)} and ${inclusiveEnd ? sql`ts <= ${iso(to)}` : sql`ts < ${iso(to)}`}`;
-  if (!rollups) return raw(start, end, true);
-  const firstHour = Math.ceil(start / HOUR) * HOUR;
-  const lastHour = Math.floor((end + 1) / HOUR) * HOUR;
-  if (lastHour <= firstHour) return raw(start, end, true);
-  return sql`
-    ${raw(start, firstHour, false)}
-    union all
-    select bucket, n, sum, expsum, min, min_ts, max, max_ts from readings_hourly
-    where sensor_id = ${sensorId} and bucket >= ${iso(firstHour)} and bucket < ${iso(lastHour)}
-    union all
-    ${raw(lastHour, end, true)}`;
+export function visibleSegments(start: number, end: number, hidden: readonly TimeRange[]): Segment[] {
+  const segments: Segment[] = [];
+  let from = start;
+  for (const [hiddenFrom, hiddenTo] of hidden) {
+    if (hiddenTo <= from) continue;
+    if (hiddenFrom > end) break;
+    if (hiddenFrom > from) segments.push([from, hiddenFrom - 1]);
+    from = Math.max(from, hiddenTo);
+  }
+  if (from <= end) segments.push([from, end]);
+  return segments;
 }
+
+/** The union of rows of every segment, at one level. */
+const rowsOf = (sensorId: number, segments: Segment[], level: Level, hOverR: number) =>
+  sql.join(
+    segments.map(([from, to]) => rangeRows(sensorId, from, to, level, hOverR)),
+    sql` union all `,
+  );
 
 /**
  * A sensor's readings over a range with min, max, average and mean kinetic temperature. With
  * `maxPoints` below the number of readings, the range is cut into `maxPoints / 2` buckets and each
  * bucket's minimum and maximum are kept with their own instants, so no excursion disappears from
- * a chart however far it is zoomed out. Ranges of a day or more read the hourly rollup for the
- * hours they cover whole, so a year costs thousands of rows, not a hundred thousand.
+ * a chart however far it is zoomed out. Statistics read the daily and hourly rollups for the days
+ * and hours the range covers whole, and buckets of an hour or a day read them too, so a year
+ * costs a few hundred rows, not a hundred thousand. One statement answers it all: on the embedded
+ * database each round trip costs about a millisecond.
  */
 export async function getHistoryData(
   db: Db,
@@ -57,69 +62,88 @@ export async function getHistoryData(
   activationEnergyKj = DEFAULT_ACTIVATION_ENERGY_KJ,
 ): Promise<HistoryData> {
   const sensorId = idFromWire(input.sensorId);
-  const [sensor] = sensorId
-    ? await db
-        .select({ id: sensors.id, type: sensors.type })
-        .from(sensors)
-        .where(and(eq(sensors.id, sensorId), sql`${sensors.deviceId} IN ${deviceIdsWhere(scope)}`))
-        .limit(1)
-    : [];
-  if (!sensor) throw new AppError('SENSOR_NOT_FOUND');
-
-  const { startTime: start, endTime: end, maxPoints } = input;
-  const hOverR = activationOverR(activationEnergyKj);
-  // The rollup's MKT sums use the default activation energy; another one needs the raw readings.
-  const statsFromRollups = end - start >= 24 * HOUR && activationEnergyKj === DEFAULT_ACTIVATION_ENERGY_KJ;
-  const [stats] = await queryRows<Stats>(
+  if (!sensorId) throw new AppError('SENSOR_NOT_FOUND');
+  const [sensor] = await queryRows<{ device_id: string | number; type: string; lapsed: boolean }>(
     db,
-    sql`select coalesce(sum(n), 0)::int as n, min(min)::float8 as min, max(max)::float8 as max,
-               (sum(sum) / nullif(sum(n), 0))::float8 as avg, sum(expsum)::float8 as expsum
-        from (${sourceRows(sensor.id, start, end, statsFromRollups, hOverR)}) src`,
+    sql`select device_id, type, ${mayHaveHiddenReadings(sql`sensors.device_id`)} as lapsed from sensors
+        where id = ${sensorId} and device_id in ${deviceIdsWhere(scope)}`,
   );
-  if (!stats) throw new AppError('INTERNAL');
+  if (!sensor) throw new AppError('SENSOR_NOT_FOUND');
+  const { startTime: start, endTime: end, maxPoints } = input;
+  // Readings of an unrecovered lapsed service period are not shown (docs/decisions.md, "Data recovery").
+  const hidden = sensor.lapsed
+    ? ((await hiddenRanges(db, [Number(sensor.device_id)])).get(Number(sensor.device_id)) ?? [])
+    : [];
+  const segments = visibleSegments(start, end, hidden);
+  if (segments.length === 0) return { points: [], min: null, max: null, avg: null, mkt: null };
+  const hOverR = activationOverR(activationEnergyKj);
+  // The rollups' MKT sums use the default activation energy; another one needs the raw readings.
+  const statsLevel: Level = activationEnergyKj === DEFAULT_ACTIVATION_ENERGY_KJ ? 'day' : 'raw';
+  const { level, origin, width } = bucketing(start, end, Math.max(1, Math.floor((maxPoints ?? 2) / 2)));
 
-  let points: [number, number][];
-  if (!maxPoints || stats.n <= maxPoints) {
-    const [all] = await queryRows<{ points: [number, number][] }>(
-      db,
-      sql`select coalesce(json_agg(json_build_array((extract(epoch from ts) * 1000)::float8, value) order by ts), '[]'::json) as points
-          from readings where sensor_id = ${sensor.id} and ts >= ${new Date(start).toISOString()} and ts <= ${new Date(end).toISOString()}`,
-    );
-    points = all?.points ?? [];
-  } else {
-    const buckets = Math.max(1, Math.floor(maxPoints / 2));
-    let width = (end - start) / buckets;
-    // Hour-aligned buckets of whole hours let each rollup row fall in exactly one bucket.
-    const pointsFromRollups = width >= HOUR;
-    if (pointsFromRollups) width = Math.ceil(width / HOUR) * HOUR;
-    const origin = pointsFromRollups ? Math.floor(start / HOUR) * HOUR : start;
-    const [picked] = await queryRows<{ points: [number, number][] }>(
-      db,
-      // One grouped pass: min() of [value, epoch] pairs is the lowest value at its earliest
-      // instant, max() of [value, -epoch] the highest value at its earliest instant.
-      sql`with b as (
-            select floor((extract(epoch from key) * 1000 - ${origin}) / ${width})::int as k,
-                   min(array[min::float8, extract(epoch from min_ts)::float8]) as lo,
-                   max(array[max::float8, -extract(epoch from max_ts)::float8]) as hi
-            from (${sourceRows(sensor.id, start, end, pointsFromRollups, hOverR)}) s
-            group by 1
-          ), p as (
-            select lo[2] * 1000 as ts, lo[1] as v from b
-            union
-            select -hi[2] * 1000 as ts, hi[1] as v from b
-          )
-          select coalesce(json_agg(json_build_array(round(ts)::float8, v::real) order by ts), '[]'::json) as points
-          from p`,
-    );
-    points = picked?.points ?? [];
+  const everyPoint = sql`
+    select coalesce(json_agg(json_build_array((extract(epoch from ts) * 1000)::float8, value) order by ts), '[]'::json)
+    from (${sql.join(
+      segments.map(([from, to]) => storedReadings([sensorId], from, to)),
+      sql` union all `,
+    )}) r`;
+  // One grouped pass: min() of [value, epoch] pairs is the lowest value at its earliest instant,
+  // max() of [value, -epoch] the highest value at its earliest instant.
+  const bucketExtremes = sql`
+    select coalesce(json_agg(json_build_array(round(ts)::float8, v::real) order by ts), '[]'::json) from (
+      select lo[2] * 1000 as ts, lo[1] as v from b
+      union
+      select -hi[2] * 1000 as ts, hi[1] as v from b) p`;
+  const buckets = sql`
+    select floor((extract(epoch from key) * 1000 - ${origin}) / ${width})::int as k,
+           min(array[min::float8, extract(epoch from min_ts)::float8]) as lo,
+           max(array[max::float8, -extract(epoch from max_ts)::float8]) as hi
+    from (${rowsOf(sensorId, segments, level, hOverR)}) s
+    group by 1`;
+  // Statistics and the points in one statement. With maxPoints, the bucket extremes come with it,
+  // and every point is fetched after only when there are few enough: planning a year of raw
+  // partitions that are then not read costs more than a round trip.
+  const [row] = await queryRows<HistoryRow>(
+    db,
+    sql`with ${maxPoints ? sql`b as (${buckets}), ` : sql``}stats as (
+          select coalesce(sum(n), 0)::int as n, min(min)::float8 as min, max(max)::float8 as max,
+                 (sum(sum) / nullif(sum(n), 0))::float8 as avg, sum(expsum)::float8 as expsum
+          from (${rowsOf(sensorId, segments, statsLevel, hOverR)}) src
+        )
+        select stats.*, (${maxPoints ? bucketExtremes : everyPoint}) as points from stats`,
+  );
+  if (!row) throw new AppError('INTERNAL');
+  if (maxPoints && row.n <= maxPoints) {
+    const [all] = await queryRows<{ points: [number, number][] }>(db, sql`select (${everyPoint}) as points`);
+    row.points = all?.points ?? [];
   }
 
   const round = (v: number | null) => (v === null ? null : Math.round(v * 100) / 100);
   return {
-    points,
-    min: round(stats.min),
-    max: round(stats.max),
-    avg: round(stats.avg),
-    mkt: sensor.type === 'temperature' ? round(mktFromSum(stats.expsum ?? 0, stats.n, hOverR)) : null,
+    points: row.points ?? [],
+    min: round(row.min),
+    max: round(row.max),
+    avg: round(row.avg),
+    mkt: sensor.type === 'temperature' ? round(mktFromSum(row.expsum ?? 0, row.n, hOverR)) : null,
   };
+}
+
+/**
+ * Cuts [start, end] into at most `buckets` buckets. Buckets snap to the coarsest rollup (day or
+ * hour) no wider than twice the requested width, and to whole multiples of it, so every rollup row
+ * falls in exactly one bucket; a year at 1 000 points gives 365 daily buckets (730 points).
+ */
+export function bucketing(
+  start: number,
+  end: number,
+  buckets: number,
+): { level: Level; origin: number; width: number } {
+  const requested = (end - start + 1) / buckets;
+  const level: Level =
+    requested * 2 >= LEVEL_MS.day ? 'day' : requested * 2 >= LEVEL_MS.hour ? 'hour' : 'raw';
+  if (level === 'raw') return { level, origin: start, width: requested };
+  const step = LEVEL_MS[level];
+  const origin = Math.floor(start / step) * step;
+  const width = Math.max(step, Math.ceil((end - origin + 1) / buckets / step) * step);
+  return { level, origin, width };
 }

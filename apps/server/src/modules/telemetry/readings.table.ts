@@ -9,6 +9,17 @@ import {
   timestamp,
 } from 'drizzle-orm/pg-core';
 
+/** A rollup row: count, sums and each period's extremes with their instants. */
+const rollupColumns = {
+  n: integer('n').notNull(),
+  sum: doublePrecision('sum').notNull(),
+  expsum: doublePrecision('expsum').notNull(),
+  min: real('min').notNull(),
+  minTs: timestamp('min_ts', { withTimezone: true }).notNull(),
+  max: real('max').notNull(),
+  maxTs: timestamp('max_ts', { withTimezone: true }).notNull(),
+};
+
 /**
  * Every stored reading, keyed by (sensor, instant): a reading sent twice is stored once. The
  * migration creates it range-partitioned by month on `ts` (drizzle-kit cannot express that), with
@@ -37,13 +48,40 @@ export const readingsHourly = pgTable(
   {
     sensorId: bigint('sensor_id', { mode: 'number' }).notNull(),
     bucket: timestamp('bucket', { withTimezone: true }).notNull(),
-    n: integer('n').notNull(),
-    sum: doublePrecision('sum').notNull(),
-    expsum: doublePrecision('expsum').notNull(),
-    min: real('min').notNull(),
-    minTs: timestamp('min_ts', { withTimezone: true }).notNull(),
-    max: real('max').notNull(),
-    maxTs: timestamp('max_ts', { withTimezone: true }).notNull(),
+    ...rollupColumns,
   },
   (t) => [primaryKey({ columns: [t.sensorId, t.bucket] })],
+);
+
+/**
+ * Daily rollup (UTC days), kept current with the hourly one, so a year's chart or statistics read
+ * 365 rows. There is no per-minute rollup: loggers record at most once a minute, so it would hold
+ * as many rows as the readings themselves (docs/decisions.md, "Reading storage").
+ */
+export const readingsDaily = pgTable(
+  'readings_daily',
+  {
+    sensorId: bigint('sensor_id', { mode: 'number' }).notNull(),
+    bucket: timestamp('bucket', { withTimezone: true }).notNull(),
+    ...rollupColumns,
+  },
+  (t) => [primaryKey({ columns: [t.sensorId, t.bucket] })],
+);
+
+/**
+ * Readings older than a few days, packed one row per sensor and UTC day (parallel arrays sorted
+ * by instant), the way column stores compress cold data: a row per reading costs about 90 bytes
+ * with its index, a packed reading about 13. `packing.ts` moves them here from `readings`;
+ * `reading-sources.ts` reads both as one.
+ */
+export const readingsPacked = pgTable(
+  'readings_packed',
+  {
+    sensorId: bigint('sensor_id', { mode: 'number' }).notNull(),
+    day: timestamp('day', { withTimezone: true }).notNull(),
+    ts: timestamp('ts', { withTimezone: true }).array().notNull(),
+    value: real('value').array().notNull(),
+    backfilled: boolean('backfilled').array().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.sensorId, t.day] })],
 );

@@ -36,6 +36,8 @@ export const users = pgTable(
     wechatOpenId: text('wechat_open_id'),
     /** Follows the official account and has not turned its messages off. */
     wechatFollowed: boolean('wechat_followed').notNull().default(false),
+    /** Language of the user's alarm messages: the `language` header of their latest calls (wire values). */
+    language: text('language').$type<'en' | 'cn'>().notNull().default('en'),
     disabled: boolean('disabled').notNull().default(false),
     passwordChangedAt: timestamp('password_changed_at', { withTimezone: true }).notNull().defaultNow(),
     lastLoginAt: timestamp('last_login_at', { withTimezone: true }),

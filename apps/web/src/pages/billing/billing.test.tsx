@@ -1,9 +1,10 @@
 import { buildMenuEntries, type OrderView, ParameterState } from '@coldchain/contract';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import dayjs from 'dayjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import i18n from '../../i18n';
-import { demoPowers, sentBody, stubServer } from '../../test/fake-server';
+import { calledPaths, demoPowers, sentBody, stubServer } from '../../test/fake-server';
 import { currentLocation, renderApp, resetBrowserState } from '../../test/render-app';
 import { device } from '../devices/test-fixtures';
 
@@ -59,6 +60,7 @@ function serve(overrides: NonNullable<Parameters<typeof stubServer>[0]>['overrid
         order({ id: '12', orderNo: 'CC20260601000012', months: Number(body.months), amount: 90 }),
       '/api/device/deviceDetail': () => devices[0],
       '/api/device/historyData': () => ({ points: [], min: null, max: null, avg: null, mkt: null }),
+      '/api/device/serviceLapses': (body) => ({ deviceId: body.deviceId, expireTime: 0, lapses: [] }),
       ...overrides,
     },
   });
@@ -226,6 +228,85 @@ describe('data recovery', () => {
     const body = sentBody(server, '/api/device/monitoringDeviceRecovery') as Record<string, unknown>;
     expect(body.deviceIds).toEqual(['1']);
     expect(Number(body.endTime) - Number(body.startTime)).toBe(31 * 86_400_000);
+  });
+});
+
+describe('data recovery of lapsed service periods', () => {
+  const DAY = 86_400_000;
+  const lapsedAt = Date.UTC(2026, 0, 1, 0, 0, 0);
+  const renewedAt = lapsedAt + 40 * DAY;
+  const lapses = {
+    deviceId: '1',
+    expireTime: Date.UTC(2026, 3, 1),
+    lapses: [
+      {
+        startTime: lapsedAt - 100 * DAY,
+        endTime: lapsedAt - 90 * DAY,
+        open: false,
+        recovery: 'full',
+        hidden: [],
+      },
+      {
+        startTime: lapsedAt,
+        endTime: renewedAt,
+        open: false,
+        recovery: 'partial',
+        hidden: [{ startTime: lapsedAt + 10 * DAY, endTime: renewedAt }],
+      },
+    ],
+  };
+
+  it('offers the one device its lapsed periods and pre-fills the part still hidden', async () => {
+    const server = serve({
+      '/api/order/pageOrders': () => ({ list: [], total: 0, pageNum: 1, pageSize: 10 }),
+      '/api/device/serviceLapses': () => lapses,
+      '/api/device/monitoringDeviceRecovery': () =>
+        order({ id: '14', orderNo: 'CC20260601000014', kind: 'recovery', months: 1, amount: 30 }),
+    });
+    renderApp(`${RECOVERY}?ids=1`);
+    const picker = await screen.findByTestId('lapse-picker', {}, { timeout: 8_000 });
+    expect(screen.getByText(/kept but hidden from history, charts and exports/)).toBeInTheDocument();
+    await waitFor(() => expect(sentBody(server, '/api/device/serviceLapses')).toEqual({ deviceId: '1' }));
+    fireEvent.mouseDown(within(picker).getByRole('combobox'));
+    const recovered = await screen.findByText(/· recovered$/, {
+      selector: '.ant-select-item-option-content',
+    });
+    expect(recovered.closest('.ant-select-item-option')).toHaveClass('ant-select-item-option-disabled');
+    fireEvent.click(screen.getByText(/· partly recovered$/, { selector: '.ant-select-item-option-content' }));
+    const format = (ms: number) => dayjs(ms).format('YYYY-MM-DD HH:mm:ss');
+    await waitFor(() =>
+      expect(
+        [...document.querySelectorAll<HTMLInputElement>('.ant-picker-range input')].map((i) => i.value),
+      ).toEqual([format(lapsedAt + 10 * DAY), format(renewedAt)]),
+    );
+    await waitFor(() => expect(screen.getByTestId('order-total')).toHaveTextContent('RM 30.00'));
+    await userEvent.click(screen.getByTestId('recovery-submit'));
+    expect(await screen.findByTestId('order-placed')).toHaveTextContent('CC20260601000014');
+    expect(sentBody(server, '/api/device/monitoringDeviceRecovery')).toEqual({
+      deviceIds: ['1'],
+      startTime: lapsedAt + 10 * DAY,
+      endTime: renewedAt,
+    });
+  });
+
+  it('says so in Chinese when the device never lapsed, and asks for one device when several are chosen', async () => {
+    const server = serve({
+      '/api/order/pageOrders': () => ({ list: [], total: 0, pageNum: 1, pageSize: 10 }),
+      '/api/device/serviceLapses': () => ({ ...lapses, lapses: [] }),
+    });
+    await i18n.changeLanguage('zh-CN');
+    renderApp(`${RECOVERY}?ids=1`);
+    expect(
+      await screen.findByText('该设备服务未曾过期，没有隐藏的数据。', {}, { timeout: 8_000 }),
+    ).toBeInTheDocument();
+    cleanup();
+    await i18n.changeLanguage('en');
+    server.mockClear();
+    renderApp(`${RECOVERY}?ids=1,2`);
+    expect(await screen.findByTestId('lapse-one-device', {}, { timeout: 8_000 })).toHaveTextContent(
+      'Select a single device to pick from its lapsed service periods.',
+    );
+    expect(calledPaths(server)).not.toContain('/api/device/serviceLapses');
   });
 });
 

@@ -4,6 +4,7 @@ import type {
   OrderView,
   PageOrdersRequest,
   PriceListView,
+  ServiceLapsesView,
 } from '@coldchain/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { request } from '../../api/request';
@@ -16,6 +17,7 @@ export const BILLING_PATHS = {
   recovery: '/api/device/monitoringDeviceRecovery',
   pageOrders: '/api/order/pageOrders',
   cancelOrder: '/api/order/cancelOrder',
+  serviceLapses: '/api/device/serviceLapses',
 } as const;
 
 export interface OrderPage {
@@ -37,6 +39,15 @@ export function useDeviceOptions() {
   return useQuery({
     queryKey: ['devices', 'page', { pageNum: 1, pageSize: 200 }],
     queryFn: () => request<DevicePage>('/api/device/pageDevices', { pageNum: 1, pageSize: 200 }),
+  });
+}
+
+/** A device's lapsed service periods and how far each is recovered (none while no device is given). */
+export function useServiceLapses(deviceId: string | undefined) {
+  return useQuery({
+    queryKey: ['billing', 'serviceLapses', deviceId],
+    queryFn: () => request<ServiceLapsesView>(BILLING_PATHS.serviceLapses, { deviceId }),
+    enabled: deviceId !== undefined,
   });
 }
 

@@ -1,5 +1,6 @@
 import {
   AlertOutlined,
+  EditOutlined,
   ExportOutlined,
   KeyOutlined,
   PlusOutlined,
@@ -22,6 +23,8 @@ import { AddDeviceModal } from './components/AddDeviceModal';
 import { type Place, PlaceFilter } from './components/PlaceFilter';
 import { StateFilter } from './components/StateFilter';
 import { StateTag } from './components/StateTag';
+import { useCanEditDevice } from './edit/EditDeviceButton';
+import { EditDeviceModal } from './edit/EditDeviceModal';
 import { DEVICE_STATES, formatSensorValue, formatTime } from './format';
 import { detailUrl } from './paths';
 import { useDevicePage, useStateCounts } from './queries';
@@ -47,6 +50,8 @@ export default function MonitoringDevicePage() {
   const [pageNum, setPageNum] = useState(1);
   const [place, setPlace] = useState<Place>(null);
   const [adding, setAdding] = useState(false);
+  const [editingId, setEditingId] = useState<string | null>(null);
+  const canEditDevice = useCanEditDevice();
   const canEdit = useHasAuthTag('device:edit');
   const canExport = useHasAuthTag('device:export');
   const canSetAlarms = useHasAuthTag('alarm:edit');
@@ -138,6 +143,29 @@ export default function MonitoringDevicePage() {
       key: 'expireTime',
       render: (ts: number) => formatTime(ts),
     },
+    ...(canEdit
+      ? [
+          {
+            title: t('devices.edit.column'),
+            key: 'actions',
+            render: (_: unknown, device: DeviceView) =>
+              canEditDevice(device) && (
+                <Button
+                  size="small"
+                  icon={<EditOutlined />}
+                  onClick={(e) => {
+                    // The row itself opens the detail page.
+                    e.stopPropagation();
+                    setEditingId(device.id);
+                  }}
+                  data-testid={`edit-device-open-${device.serial}`}
+                >
+                  {t('devices.edit.open')}
+                </Button>
+              ),
+          },
+        ]
+      : []),
   ];
 
   return (
@@ -251,6 +279,7 @@ export default function MonitoringDevicePage() {
         />
       </Card>
       <AddDeviceModal open={adding} onClose={() => setAdding(false)} />
+      <EditDeviceModal deviceId={editingId} onClose={() => setEditingId(null)} />
       <BatchTransferModal deviceIds={selected} open={batch === 'transfer'} onClose={closeBatch} />
       <BatchPermissionModal deviceIds={selected} open={batch === 'permission'} onClose={closeBatch} />
       <BatchExportModal deviceIds={selected} open={batch === 'export'} onClose={closeBatch} />

@@ -1,6 +1,7 @@
 import type {
   AddDeviceRequest,
   DeviceView,
+  EditDeviceRequest,
   HistoryData,
   HistoryDataRequest,
   PageDevicesRequest,
@@ -78,6 +79,23 @@ export function useAddDevice() {
   return useMutation({
     mutationFn: addDevice,
     onSuccess: () => client.invalidateQueries({ queryKey: DeviceQueryKey.all }),
+  });
+}
+
+export const editDevice = (body: EditDeviceRequest) => request<DeviceView>('/api/device/editDevice', body);
+
+/** Saves a monitor's settings; the list, counts, detail and the grouping view show them at once. */
+export function useEditDevice() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: editDevice,
+    onSuccess: async (saved) => {
+      client.setQueryData(DeviceQueryKey.detail(saved.id), saved);
+      await Promise.all([
+        client.invalidateQueries({ queryKey: DeviceQueryKey.all }),
+        client.invalidateQueries({ queryKey: ['groups'] }),
+      ]);
+    },
   });
 }
 

@@ -12,13 +12,17 @@ import { OrdersTable } from '../OrdersTable';
 import { PriceTable } from '../PriceTable';
 import { usePlaceRecovery, usePriceList } from '../queries';
 import { TopUpGuard } from '../TopUpGuard';
+import { LapsePicker } from './LapsePicker';
 
 interface RecoveryForm {
   deviceIds: string[];
   period: [Dayjs, Dayjs] | null;
 }
 
-/** Data recovery (`monitoringDeviceRecovery`): devices and a past period, per 30-day month. */
+/**
+ * Data recovery (`monitoringDeviceRecovery`): devices and a past period, per 30-day month. With one
+ * device selected, its lapsed service periods can be picked to fill in the period.
+ */
 export default function MonitoringDeviceRecoveryPage() {
   const { t } = useTranslation();
   return (
@@ -78,6 +82,12 @@ function RecoveryFormCard() {
         >
           <DevicePicker />
         </Form.Item>
+        <LapsePicker
+          deviceIds={deviceIds}
+          onPick={([from, to]) =>
+            form.setFields([{ name: 'period', value: [dayjs(from), dayjs(to)], errors: [] }])
+          }
+        />
         <Form.Item
           name="period"
           label={t('billing.period')}

@@ -3,8 +3,10 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { useHasAuthTag } from '../../../session/queries';
 import { StateTag } from '../components/StateTag';
+import { EditDeviceButton } from '../edit/EditDeviceButton';
 import { formatTime } from '../format';
 import { useDeviceDetail } from '../queries';
+import { CalibrationPanel } from './CalibrationPanel';
 import { ParametersPanel } from './ParametersPanel';
 import { RenewButtons } from './RenewButtons';
 import { ResetKeyButton } from './ResetKeyButton';
@@ -66,6 +68,7 @@ export default function MonitoringDeviceDetailPage() {
         }
         extra={
           <Flex gap="small">
+            <EditDeviceButton device={device} />
             <RenewButtons deviceId={device.id} />
             {canEdit && (
               <Link
@@ -99,6 +102,7 @@ export default function MonitoringDeviceDetailPage() {
         </Descriptions>
       </Card>
       <ParametersPanel device={device} canEdit={canEdit} />
+      <CalibrationPanel deviceId={device.id} canEdit={canEdit} />
       <Card title={t('devices.detail.sensors')}>
         <SensorCards sensors={device.sensors} />
       </Card>

@@ -1,0 +1,1 @@
+ALTER TABLE "device_calibrations" ADD CONSTRAINT "device_calibrations_due_after_calibration" CHECK ("device_calibrations"."next_due_at" > "device_calibrations"."calibrated_at");

@@ -1,0 +1,180 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import pg from 'pg';
+import type { Database, Db } from '../../db/client';
+import type { LiveHub, LiveMessage, LiveRelay, LiveTarget } from './live-hub';
+
+/** The NOTIFY channel; notifications stay inside one database, so instances of one platform share it. */
+export const LIVE_CHANNEL = 'coldchain_live';
+/** PostgreSQL refuses NOTIFY payloads of 8000 bytes or more. */
+const NOTIFY_LIMIT_BYTES = 7_900;
+const RETRY_MIN_MS = 500;
+const RETRY_MAX_MS = 30_000;
+
+/** What travels in a notification: the origin instance, the message, and its users or its device. */
+interface Envelope {
+  /** Origin instance: it pushed to its own sockets already and ignores its own notification. */
+  o: string;
+  m: LiveMessage;
+  /** The recipients, when the list fits in the payload. */
+  u?: number[];
+  /** Else the device (company, device): each instance works out who may see it. */
+  c?: number;
+  d?: number;
+}
+
+export interface PgLiveRelayOptions {
+  url: string;
+  db: Db;
+  hub: LiveHub;
+  /** The users allowed to see a device (org/access), for messages sent by device. */
+  recipientsOf: (companyId: number, deviceId: number) => Promise<number[]>;
+  log: FastifyBaseLogger;
+}
+
+/**
+ * Live fan-out between server instances on one PostgreSQL database (ARCHITECTURE.md): a published
+ * message is pushed by its origin to its own sockets and sent with `pg_notify`; every other
+ * instance receives it on a dedicated LISTEN connection and pushes it to its own sockets. The
+ * LISTEN connection reconnects with backoff after an error; messages published while it is down
+ * are not replayed (live pushes are a convenience, the alarm list and the outbox are the record).
+ */
+export class PgLiveRelay implements LiveRelay {
+  readonly instanceId = randomUUID();
+  private client: pg.Client | null = null;
+  private closed = false;
+  private retryMs = RETRY_MIN_MS;
+  private retryTimer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly options: PgLiveRelayOptions) {}
+
+  /** Connects and listens; a failure here fails the boot (the database was reachable a moment ago). */
+  async start(): Promise<void> {
+    await this.connect();
+  }
+
+  async send(target: LiveTarget, message: LiveMessage): Promise<void> {
+    if (this.closed) return;
+    const payload = encode(this.instanceId, target, message);
+    if (payload === null) {
+      this.options.log.warn(
+        { type: message.type, deviceId: target.deviceId },
+        'live message too large for NOTIFY: delivered on this instance only',
+      );
+      return;
+    }
+    try {
+      await this.options.db.execute(sql`select pg_notify(${LIVE_CHANNEL}, ${payload})`);
+    } catch (err) {
+      this.options.log.warn({ err }, 'live relay: NOTIFY failed, other instances miss this message');
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    const client = this.client;
+    this.client = null;
+    await client?.end().catch(() => {});
+  }
+
+  private async connect(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.options.url });
+    client.on('notification', (n) => {
+      if (n.channel === LIVE_CHANNEL && n.payload) void this.receive(n.payload);
+    });
+    client.on('error', (err) => this.lost(client, err));
+    client.on('end', () => this.lost(client));
+    try {
+      await client.connect();
+      await client.query(`listen ${LIVE_CHANNEL}`);
+    } catch (err) {
+      await client.end().catch(() => {});
+      throw err;
+    }
+    if (this.closed) {
+      await client.end().catch(() => {});
+      return;
+    }
+    this.client = client;
+    this.retryMs = RETRY_MIN_MS;
+  }
+
+  /** The LISTEN connection broke: drop it and reconnect (once per broken connection). */
+  private lost(client: pg.Client, err?: Error) {
+    if (this.closed || this.client !== client) return;
+    this.client = null;
+    this.options.log.warn({ err }, 'live relay: LISTEN connection lost, reconnecting');
+    void client.end().catch(() => {});
+    this.scheduleReconnect();
+  }
+
+  private scheduleReconnect() {
+    if (this.closed || this.retryTimer) return;
+    this.retryTimer = setTimeout(async () => {
+      this.retryTimer = null;
+      try {
+        await this.connect();
+        this.options.log.info('live relay: listening again');
+      } catch (err) {
+        this.options.log.warn({ err }, 'live relay: reconnect failed');
+        this.retryMs = Math.min(RETRY_MAX_MS, this.retryMs * 2);
+        this.scheduleReconnect();
+      }
+    }, this.retryMs);
+    this.retryTimer.unref();
+  }
+
+  private async receive(payload: string) {
+    let envelope: Envelope;
+    try {
+      envelope = JSON.parse(payload) as Envelope;
+    } catch {
+      return;
+    }
+    // The origin pushed to its own sockets when it published.
+    if (envelope.o === this.instanceId) return;
+    const { hub } = this.options;
+    if (hub.connectedUsers() === 0) return;
+    try {
+      const userIds =
+        envelope.u ??
+        (envelope.c !== undefined && envelope.d !== undefined
+          ? await this.options.recipientsOf(envelope.c, envelope.d)
+          : []);
+      hub.push(userIds, envelope.m);
+    } catch (err) {
+      this.options.log.warn({ err }, 'live relay: could not deliver a relayed message');
+    }
+  }
+}
+
+/** The notification text: with the user ids when they fit, else by device; null when nothing fits. */
+export function encode(instanceId: string, target: LiveTarget, message: LiveMessage): string | null {
+  const withUsers = JSON.stringify({ o: instanceId, m: message, u: target.userIds } satisfies Envelope);
+  if (Buffer.byteLength(withUsers) <= NOTIFY_LIMIT_BYTES) return withUsers;
+  if (target.companyId === undefined || target.deviceId === undefined) return null;
+  const byDevice = JSON.stringify({
+    o: instanceId,
+    m: message,
+    c: target.companyId,
+    d: target.deviceId,
+  } satisfies Envelope);
+  return Buffer.byteLength(byDevice) <= NOTIFY_LIMIT_BYTES ? byDevice : null;
+}
+
+/** The relay of a PostgreSQL-backed app, listening; null on PGlite (one process, in-process fan-out). */
+export async function startLiveRelay(
+  database: Database,
+  hub: LiveHub,
+  recipientsOf: PgLiveRelayOptions['recipientsOf'],
+  log: FastifyBaseLogger,
+): Promise<PgLiveRelay | null> {
+  if (database.kind !== 'postgres' || !database.url) return null;
+  const relay = new PgLiveRelay({ url: database.url, db: database.db, hub, recipientsOf, log });
+  await relay.start();
+  hub.useRelay(relay);
+  return relay;
+}
