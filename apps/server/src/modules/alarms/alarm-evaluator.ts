@@ -35,6 +35,7 @@ export class AlarmEvaluator {
   /** Subscribes to ingest; returns the function that unsubscribes. */
   attach(ingest: IngestService): () => void {
     const stopReadings = ingest.onCommitted((readings) => this.onReadings(readings));
+    ingest.prioritise((deviceId) => this.settingsIndex.mayAlarm(deviceId));
     const stopEvents = ingest.onEvent((event) => this.onEvent(event));
     return () => {
       stopReadings();

@@ -39,6 +39,14 @@ export class AlarmSettingsIndex {
     this.devices = null;
   }
 
+  /**
+   * Whether the device had an enabled setting when the index was last loaded, without waiting for
+   * a load (false until the first one): a hint for ordering work, never for skipping it.
+   */
+  mayAlarm(deviceId: number): boolean {
+    return this.devices?.has(deviceId) ?? false;
+  }
+
   /** The ids among `deviceIds` that have an enabled setting. */
   async withSettings(deviceIds: Iterable<number>): Promise<number[]> {
     const devices = await this.current();

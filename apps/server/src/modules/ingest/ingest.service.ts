@@ -46,11 +46,35 @@ export class IngestService {
     });
   }
 
+  /**
+   * Marks devices whose readings go first (the alarm engine's: devices with alarm settings). When
+   * such a message waits in the queue, it is written in a small transaction of its own ahead of
+   * the rest, so under load an alarm is not held up behind a large batch of quiet devices.
+   */
+  prioritise(isUrgent: (deviceId: number) => boolean) {
+    this.isUrgent = isUrgent;
+  }
+
+  private isUrgent: (deviceId: number) => boolean = () => false;
+
+  /** The next transaction's jobs: the urgent ones alone when there are others waiting too. */
+  private nextBatch(): Pending[] {
+    if (this.queue.length > 1) {
+      const urgent = this.queue.filter((job) => this.isUrgent(job.device.id)).slice(0, MAX_JOBS_PER_BATCH);
+      if (urgent.length > 0 && urgent.length < this.queue.length) {
+        const taken = new Set(urgent);
+        this.queue = this.queue.filter((job) => !taken.has(job));
+        return urgent;
+      }
+    }
+    return this.queue.splice(0, MAX_JOBS_PER_BATCH);
+  }
+
   private async drain() {
     this.writing = true;
     try {
       while (this.queue.length > 0) {
-        const batch = this.queue.splice(0, MAX_JOBS_PER_BATCH);
+        const batch = this.nextBatch();
         try {
           const { results, committed } = await this.db.transaction((tx) => writeIngestBatch(tx, batch));
           for (const [i, job] of batch.entries()) job.resolve(results[i]!);

@@ -7,8 +7,9 @@ const MAINTENANCE_EVERY_MS = 24 * 3_600_000;
 
 /**
  * Daily reading-storage upkeep: the monthly partitions ahead of time, so live data never lands in
- * the default partition, then packing of readings older than two days (packing.ts). Runs once
- * shortly after start and then daily; one run at a time.
+ * the default partition, then packing of readings older than two days (packing.ts). Runs a minute
+ * after start (not in the rush of devices reconnecting and the demo seed) and then daily; one run
+ * at a time. server.ts also prepares the partitions before it listens.
  */
 export function startStorageMaintenance(
   db: Db,
@@ -26,7 +27,7 @@ export function startStorageMaintenance(
         running = null;
       });
   };
-  const first = setTimeout(run, 1_000);
+  const first = setTimeout(run, 60_000);
   const timer = setInterval(run, everyMs);
   first.unref();
   timer.unref();
