@@ -91,7 +91,7 @@ export async function benchHistory(label: string, database: Database): Promise<H
     sql`select (select coalesce(sum(pg_total_relation_size(c.oid)), 0) from pg_inherits i join pg_class c on c.oid = i.inhrelid
                 where i.inhparent = 'readings'::regclass)::float8
                + pg_total_relation_size('readings_packed')::float8 as readings,
-               (pg_total_relation_size('readings_hourly') + pg_total_relation_size('readings_daily'))::float8 as rollup,
+               (pg_total_relation_size('readings_minute') + pg_total_relation_size('readings_hourly') + pg_total_relation_size('readings_daily'))::float8 as rollup,
                ((select count(*) from readings) + (select coalesce(sum(cardinality(ts)), 0) from readings_packed))::float8 as n`,
   );
   await app.close();

@@ -40,7 +40,10 @@ const ROLLUP_ORIGIN = '2000-01-01 00:00:00+00';
  * Folds the rows this statement inserted (`ins`) into a rollup table, so rollups stay current
  * with every commit. Each period keeps its extremes with their instants (earliest on ties).
  */
-function rollInto(table: 'readings_hourly' | 'readings_daily', period: '1 hour' | '1 day') {
+function rollInto(
+  table: 'readings_minute' | 'readings_hourly' | 'readings_daily',
+  period: '1 minute' | '1 hour' | '1 day',
+) {
   return sql`
         insert into ${sql.raw(table)} as h (sensor_id, bucket, n, sum, expsum, min, min_ts, max, max_ts)
         select sensor_id, date_bin(${period}::interval, ts, ${ROLLUP_ORIGIN}::timestamptz), count(*), sum(value),
@@ -116,7 +119,7 @@ export async function writeIngestBatch(
   });
 
   if (sensorIds.length > 0) {
-    // One statement: insert what is new, fold exactly those rows into the hourly and daily rollups, and
+    // One statement: insert what is new, fold exactly those rows into the minute, hourly and daily rollups, and
     // report them back so each message learns what was stored and what was a repeat.
     const inserted = await queryRows<{ sensor_id: string | number; ms: number; backfilled: boolean }>(
       tx,
@@ -137,6 +140,7 @@ export async function writeIngestBatch(
                    else true end
         on conflict do nothing
         returning sensor_id, ts, value, backfilled
+      ), minute as (${rollInto('readings_minute', '1 minute')}
       ), hourly as (${rollInto('readings_hourly', '1 hour')}
       ), daily as (${rollInto('readings_daily', '1 day')}
       )

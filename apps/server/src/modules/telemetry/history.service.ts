@@ -129,8 +129,8 @@ export async function getHistoryData(
 }
 
 /**
- * Cuts [start, end] into at most `buckets` buckets. Buckets snap to the coarsest rollup (day or
- * hour) no wider than twice the requested width, and to whole multiples of it, so every rollup row
+ * Cuts [start, end] into at most `buckets` buckets. Buckets snap to the coarsest rollup (day, hour
+ * or minute) no wider than twice the requested width, and to whole multiples of it, so every rollup row
  * falls in exactly one bucket; a year at 1 000 points gives 365 daily buckets (730 points).
  */
 export function bucketing(
@@ -140,7 +140,7 @@ export function bucketing(
 ): { level: Level; origin: number; width: number } {
   const requested = (end - start + 1) / buckets;
   const level: Level =
-    requested * 2 >= LEVEL_MS.day ? 'day' : requested * 2 >= LEVEL_MS.hour ? 'hour' : 'raw';
+    (['day', 'hour', 'minute'] as const).find((candidate) => requested * 2 >= LEVEL_MS[candidate]) ?? 'raw';
   if (level === 'raw') return { level, origin: start, width: requested };
   const step = LEVEL_MS[level];
   const origin = Math.floor(start / step) * step;

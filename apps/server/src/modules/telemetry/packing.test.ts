@@ -5,12 +5,13 @@ import { queryRows } from '../../db/client';
 import { call, useTestApp } from '../../test/build-app';
 import { buildCompany, buildDevice, login } from '../../test/factories';
 import { bucketing } from './history.service';
+import { meanKineticTemperature } from './mkt';
 import { packedBefore, packOldReadings } from './packing';
 import { ensureReadingPartitions } from './partitions';
-import { DAY, HOUR } from './reading-sources';
+import { DAY, HOUR, rangeRows } from './reading-sources';
 
 describe('bucketing', () => {
-  it('snaps a year at 1 000 points to daily buckets and a day to raw ones, never above the requested count', () => {
+  it('snaps a year at 1 000 points to daily buckets, a day to minutes and an hour to raw, never above the requested count', () => {
     const end = Date.UTC(2026, 10, 1);
     const year = bucketing(end - 365 * DAY, end, 500);
     expect(year.level).toBe('day');
@@ -18,7 +19,8 @@ describe('bucketing', () => {
     expect(Math.ceil((end - year.origin + 1) / year.width)).toBeLessThanOrEqual(500);
     const month = bucketing(end - 30 * DAY, end, 500);
     expect(month).toMatchObject({ level: 'hour', width: 2 * HOUR });
-    expect(bucketing(end - DAY, end, 500).level).toBe('raw');
+    expect(bucketing(end - DAY, end, 500)).toMatchObject({ level: 'minute', width: 3 * 60_000 });
+    expect(bucketing(end - HOUR, end, 500).level).toBe('raw');
   });
 });
 
@@ -143,5 +145,54 @@ describe('packing old readings', () => {
     );
     expect(left!.n).toBe(0);
     expect(await counts(sensorId)).toMatchObject({ hot: 0, packed: 288 });
+  }, 60_000);
+
+  it('keeps a minute rollup of the last week that answers a day of 10-second readings like the readings, and prunes it after', async () => {
+    const company = await buildCompany(ctx.app.db);
+    const device = await buildDevice(ctx.app.db, company.id);
+    const known = (await ctx.app.deviceDirectory.find(device.serial))!;
+    const sensorId = device.sensors[0]!.id;
+    const token = await login(ctx.app, company.admin.account);
+    const start = Math.floor(Date.now() / DAY) * DAY - 2 * DAY + 7 * 60_000 + 13_000;
+    const values = Array.from({ length: 8640 }, (_, i) => Math.round((5 + 2 * Math.sin(i / 40)) * 100) / 100);
+    values[3001] = 17.5;
+    values[6002] = -4.25;
+    const records = values.map((v, i) => ({
+      ts: start + i * 10_000,
+      channels: [{ ch: 1, v }],
+      mode: 'normal' as const,
+    }));
+    for (let i = 0; i < records.length; i += 2000)
+      await ctx.app.ingest.ingest(known, records.slice(i, i + 2000));
+    const [minutes] = await queryRows<{ n: number; readings: number }>(
+      ctx.app.db,
+      sql`select count(*)::int as n, sum(n)::int as readings from readings_minute where sensor_id = ${sensorId}`,
+    );
+    expect(minutes).toEqual({ n: 1441, readings: 8640 });
+
+    const end = start + DAY - 1;
+    const sampled = await history(token, sensorId, start, end, 600);
+    expect(sampled.points.length).toBeLessThanOrEqual(600);
+    expect(sampled.points).toContainEqual([start + 3001 * 10_000, 17.5]);
+    expect(sampled.points).toContainEqual([start + 6002 * 10_000, -4.25]);
+    const mean = values.reduce((a, b) => a + b, 0) / values.length;
+    expect(sampled).toMatchObject({ min: -4.25, max: 17.5 });
+    expect(sampled.avg).toBeCloseTo(mean, 2);
+    expect(sampled.mkt).toBeCloseTo(meanKineticTemperature(values)!, 2);
+
+    // A week later the minute rows are gone and the same range reads the readings instead.
+    const later = Date.now() + 8 * DAY;
+    expect((await packOldReadings(ctx.app.db, later)).prunedMinutes).toBeGreaterThanOrEqual(1441);
+    const [left] = await queryRows<{ n: number }>(
+      ctx.app.db,
+      sql`select count(*)::int as n from readings_minute where sensor_id = ${sensorId}`,
+    );
+    expect(left!.n).toBe(0);
+    const [stats] = await queryRows<{ n: number; min: number; max: number }>(
+      ctx.app.db,
+      sql`select sum(n)::int as n, min(min)::float8 as min, max(max)::float8 as max
+          from (${rangeRows(sensorId, start, end, 'minute', 10_000, later)}) r`,
+    );
+    expect(stats).toEqual({ n: 8640, min: -4.25, max: 17.5 });
   }, 60_000);
 });

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { type Db, type Queryable, queryRows } from '../../db/client';
-import { DAY } from './reading-sources';
+import { DAY, minuteRollupFrom } from './reading-sources';
 
 /** Whole UTC days a reading stays in `readings` before it is packed: late uploads land there first. */
 export const PACK_AFTER_DAYS = 2;
@@ -15,6 +15,8 @@ export interface PackResult {
   moved: number;
   /** Partitions emptied whole and truncated (their space is returned at once). */
   truncated: string[];
+  /** Minute rollup rows older than a week, deleted. */
+  prunedMinutes: number;
 }
 
 interface Partition {
@@ -69,14 +71,14 @@ async function movePartition(db: Queryable, partition: string, before: number): 
 }
 
 /**
- * Packs every reading older than `PACK_AFTER_DAYS` whole days (run daily by storage-maintenance.ts,
- * and by the benchmark). A partition whose whole range is older is emptied and truncated under a
+ * Packs every reading older than `PACK_AFTER_DAYS` whole days and prunes the minute rollup to its
+ * week (run daily by storage-maintenance.ts, and by the benchmark). A partition whose whole range is older is emptied and truncated under a
  * lock in one transaction, so no late upload can slip in between; the others (the current month,
  * the default partition) give their rows up by delete and are vacuumed so the space is reused.
  */
 export async function packOldReadings(db: Db, now = Date.now()): Promise<PackResult> {
   const before = packedBefore(now);
-  const result: PackResult = { moved: 0, truncated: [] };
+  const result: PackResult = { moved: 0, truncated: [], prunedMinutes: 0 };
   for (const partition of await readingPartitions(db)) {
     if (partition.endsAt !== null && partition.endsAt <= before) {
       const moved = await db.transaction(async (tx) => {
@@ -93,5 +95,12 @@ export async function packOldReadings(db: Db, now = Date.now()): Promise<PackRes
       if (moved > 0) await db.execute(sql.raw(`vacuum ${partition.name}`));
     }
   }
+  const [pruned] = await queryRows<{ n: number }>(
+    db,
+    sql`with gone as (delete from readings_minute where bucket < ${new Date(minuteRollupFrom(now)).toISOString()} returning 1)
+        select count(*)::int as n from gone`,
+  );
+  result.prunedMinutes = pruned?.n ?? 0;
+  if (result.prunedMinutes > 0) await db.execute(sql`vacuum readings_minute`);
   return result;
 }

@@ -1,11 +1,25 @@
 import { type SQL, sql } from 'drizzle-orm';
 
+export const MINUTE = 60_000;
 export const HOUR = 3_600_000;
 export const DAY = 24 * HOUR;
 
 /** Rollup levels, finest first. `raw` reads the readings themselves. */
-export type Level = 'raw' | 'hour' | 'day';
-export const LEVEL_MS: Record<Level, number> = { raw: 0, hour: HOUR, day: DAY };
+export type Level = 'raw' | 'minute' | 'hour' | 'day';
+export const LEVEL_MS: Record<Level, number> = { raw: 0, minute: MINUTE, hour: HOUR, day: DAY };
+const ROLLUPS = [
+  { level: 'minute', table: 'readings_minute' },
+  { level: 'hour', table: 'readings_hourly' },
+  { level: 'day', table: 'readings_daily' },
+] as const;
+
+/** Whole UTC days the per-minute rollup is kept (packing.ts prunes it); hours and days are kept for ever. */
+export const MINUTE_ROLLUP_DAYS = 7;
+
+/** Minute rollup rows from this instant on are complete: the start of the UTC day a week ago. */
+export function minuteRollupFrom(now: number): number {
+  return Math.floor(now / DAY) * DAY - MINUTE_ROLLUP_DAYS * DAY;
+}
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const idList = (sensorIds: number[]) => `{${sensorIds.join(',')}}`;
@@ -30,36 +44,42 @@ export function storedReadings(sensorIds: number[], from: number, to: number, in
 
 /**
  * One sensor's range [start, end] as rollup-shaped rows (key, n, sum, expsum, min, min_ts, max,
- * max_ts), read at the coarsest level allowed: whole days from the daily rollup, whole hours at
- * the edges from the hourly one, and the raw readings of the partial hours at both ends. With
- * `level` raw, every reading is its own row. `hOverR` is used for raw rows only; the rollups hold
- * the sums of the default activation energy.
+ * max_ts), read at the coarsest level allowed: whole days from the daily rollup, the whole hours
+ * left at the edges from the hourly one, the whole minutes left from the minute one (where it is
+ * kept), and the raw readings of what remains. With `level` raw, every reading is its own row.
+ * `hOverR` is used for raw rows only; the rollups hold the sums of the default activation energy.
  */
-export function rangeRows(sensorId: number, start: number, end: number, level: Level, hOverR: number): SQL {
-  const raw = (from: number, to: number, inclusiveEnd: boolean) => sql`
+export function rangeRows(
+  sensorId: number,
+  start: number,
+  end: number,
+  level: Level,
+  hOverR: number,
+  now = Date.now(),
+): SQL {
+  const raw = (from: number, to: number) => sql`
     select ts as key, 1 as n, value::float8 as sum,
            case when value > -273 then exp(-${hOverR}::float8 / (value::float8 + 273.15)) else 0 end as expsum,
            value as min, ts as min_ts, value as max, ts as max_ts
-    from (${storedReadings([sensorId], from, to, inclusiveEnd)}) r`;
-  const rollup = (table: 'readings_hourly' | 'readings_daily', from: number, to: number) => sql`
+    from (${storedReadings([sensorId], from, to, false)}) r`;
+  const rollup = (table: string, from: number, to: number) => sql`
     select bucket as key, n, sum, expsum, min, min_ts, max, max_ts from ${sql.raw(table)}
     where sensor_id = ${sensorId} and bucket >= ${iso(from)} and bucket < ${iso(to)}`;
+  const usable = ROLLUPS.slice(0, ROLLUPS.findIndex((r) => r.level === level) + 1);
 
-  if (level === 'raw') return raw(start, end, true);
-  const firstHour = Math.ceil(start / HOUR) * HOUR;
-  const lastHour = Math.floor((end + 1) / HOUR) * HOUR;
-  if (lastHour <= firstHour) return raw(start, end, true);
-  const parts: SQL[] = [];
-  if (start < firstHour) parts.push(raw(start, firstHour, false));
-  const firstDay = Math.ceil(firstHour / DAY) * DAY;
-  const lastDay = Math.floor(lastHour / DAY) * DAY;
-  if (level === 'day' && lastDay > firstDay) {
-    if (firstHour < firstDay) parts.push(rollup('readings_hourly', firstHour, firstDay));
-    parts.push(rollup('readings_daily', firstDay, lastDay));
-    if (lastDay < lastHour) parts.push(rollup('readings_hourly', lastDay, lastHour));
-  } else {
-    parts.push(rollup('readings_hourly', firstHour, lastHour));
-  }
-  parts.push(raw(lastHour, end, true));
-  return sql.join(parts, sql` union all `);
+  /** [from, to) with the rollups up to index `top`: whole blocks of the coarsest, the rest finer. */
+  const cover = (from: number, to: number, top: number): SQL[] => {
+    if (to <= from) return [];
+    if (top < 0) return [raw(from, to)];
+    const { level: name, table } = usable[top]!;
+    const step = LEVEL_MS[name];
+    // Minute rows are pruned after a week: before that, the range is read one level finer.
+    const floor = name === 'minute' ? Math.max(from, minuteRollupFrom(now)) : from;
+    const first = Math.ceil(floor / step) * step;
+    const last = Math.floor(to / step) * step;
+    if (last <= first) return cover(from, to, top - 1);
+    return [...cover(from, first, top - 1), rollup(table, first, last), ...cover(last, to, top - 1)];
+  };
+  // Readings are stored to the millisecond: [start, end] is [start, end + 1 ms).
+  return sql.join(cover(start, end + 1, usable.length - 1), sql` union all `);
 }

@@ -38,6 +38,21 @@ export const readings = pgTable(
 );
 
 /**
+ * Per-minute rollup of the last week (`packing.ts` prunes older rows): loggers may record every 10
+ * seconds, and a chart of a few days of them reads minutes, not every reading. Older ranges are
+ * charted from the hourly and daily rollups, which are kept for ever.
+ */
+export const readingsMinute = pgTable(
+  'readings_minute',
+  {
+    sensorId: bigint('sensor_id', { mode: 'number' }).notNull(),
+    bucket: timestamp('bucket', { withTimezone: true }).notNull(),
+    ...rollupColumns,
+  },
+  (t) => [primaryKey({ columns: [t.sensorId, t.bucket] })],
+);
+
+/**
  * Hourly rollup of `readings`, kept current in the same transaction as each insert, so that long
  * ranges are answered from 8 760 rows a year instead of 105 120. The instants of each hour's
  * minimum and maximum are kept, so downsampled charts still place every extreme exactly.
