@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { queryRows, type Tx } from '../../db/client';
 import { activationOverR } from '../telemetry/mkt';
 import { packedBefore } from '../telemetry/packing';
+import { minuteRollupFrom } from '../telemetry/reading-sources';
 import type { KnownDevice } from './device-directory';
 
 export interface IngestJob {
@@ -43,13 +44,15 @@ const ROLLUP_ORIGIN = '2000-01-01 00:00:00+00';
 function rollInto(
   table: 'readings_minute' | 'readings_hourly' | 'readings_daily',
   period: '1 minute' | '1 hour' | '1 day',
+  /** Only readings from this instant on: the minute rollup is kept a week, older rows would be pruned. */
+  since?: number,
 ) {
   return sql`
         insert into ${sql.raw(table)} as h (sensor_id, bucket, n, sum, expsum, min, min_ts, max, max_ts)
         select sensor_id, date_bin(${period}::interval, ts, ${ROLLUP_ORIGIN}::timestamptz), count(*), sum(value),
                sum(case when value > -273 then exp(-${HOUR_K}::float8 / (value::float8 + 273.15)) else 0 end),
                min(value), (array_agg(ts order by value, ts))[1], max(value), (array_agg(ts order by value desc, ts))[1]
-        from ins group by 1, 2
+        from ins ${since === undefined ? sql`` : sql`where ts >= ${new Date(since).toISOString()}`} group by 1, 2
         on conflict (sensor_id, bucket) do update set
           n = h.n + excluded.n, sum = h.sum + excluded.sum, expsum = h.expsum + excluded.expsum,
           min_ts = case when excluded.min < h.min or (excluded.min = h.min and excluded.min_ts < h.min_ts) then excluded.min_ts else h.min_ts end,
@@ -140,7 +143,7 @@ export async function writeIngestBatch(
                    else true end
         on conflict do nothing
         returning sensor_id, ts, value, backfilled
-      ), minute as (${rollInto('readings_minute', '1 minute')}
+      ), minute as (${rollInto('readings_minute', '1 minute', minuteRollupFrom(now))}
       ), hourly as (${rollInto('readings_hourly', '1 hour')}
       ), daily as (${rollInto('readings_daily', '1 day')}
       )

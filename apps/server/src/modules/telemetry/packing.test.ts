@@ -89,6 +89,13 @@ describe('packing old readings', () => {
     ];
     const before = await Promise.all(ranges.map(([a, b, m]) => history(token, sensorId, a, b, m)));
 
+    // Readings older than a week get no minute rows: they would only be pruned.
+    const [minutes] = await queryRows<{ n: number }>(
+      ctx.app.db,
+      sql`select count(*)::int as n from readings_minute where sensor_id = ${sensorId}`,
+    );
+    expect(minutes!.n).toBe(0);
+
     const result = await packOldReadings(ctx.app.db, now);
     expect(result.moved).toBe(6 * 288);
     expect(await counts(sensorId)).toEqual({ hot: 2 * 288, packed: 6 * 288, days: 6 });
