@@ -73,7 +73,7 @@ export async function benchHistory(label: string, database: Database): Promise<H
   const companyScope = eq(devices.companyId, companyId);
   const samples: number[] = [];
   let points = 0;
-  for (let i = 0; i < 40; i++) {
+  for (let i = 0; i < 200; i++) {
     const t0 = performance.now();
     const result = await getHistoryData(db, companyScope, query);
     samples.push(performance.now() - t0);
