@@ -1,16 +1,15 @@
-import { Alert, Card, Descriptions, Empty, Flex, Spin, Typography } from 'antd';
+import { Alert, Card, Descriptions, Flex, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { useClientConfig, useHasAuthTag } from '../../session/queries';
 import { StateTag } from '../devices/components/StateTag';
+import { DevicePagePending, DevicePageTitle } from '../devices/DevicePageFrame';
 import { ResetKeyButton } from '../devices/detail/ResetKeyButton';
 import { detailUrl } from '../devices/paths';
 import { useDeviceDetail } from '../devices/queries';
 import { CopyButton } from './CopyButton';
 import { curlExample, endpointsFrom, eventExample, topicsFor, upExample } from './connection';
-
-const LIST_PATH = '/deviceManagement/monitoringDevice';
 
 /** A value in code style with a copy button. */
 function Copyable({ value, testId }: { value: string; testId: string }) {
@@ -54,33 +53,17 @@ export default function OpenInterfacePage() {
   const canEdit = useHasAuthTag('device:edit');
   const device = detail.data;
 
-  const title = (
-    <Typography.Title level={2} data-testid="page-title">
-      {t('menu.openInterface')}
-      {device ? `: ${device.name}` : ''}
-    </Typography.Title>
-  );
-  if (!id || detail.isError) {
+  if (!id || detail.isError || !device) {
     return (
-      <div>
-        {title}
-        <Card>
-          <Empty
-            description={t(id ? 'map.openInterface.notFound' : 'map.openInterface.noDevice')}
-            data-testid="open-interface-empty"
-          >
-            <Link to={LIST_PATH}>{t('devices.detail.backToList')}</Link>
-          </Empty>
-        </Card>
-      </div>
-    );
-  }
-  if (!device) {
-    return (
-      <div>
-        {title}
-        <Spin />
-      </div>
+      <DevicePagePending
+        menu="openInterface"
+        id={id}
+        failed={detail.isError}
+        device={device}
+        noDevice={t('map.openInterface.noDevice')}
+        notFound={t('map.openInterface.notFound')}
+        testId="open-interface-empty"
+      />
     );
   }
 
@@ -92,7 +75,7 @@ export default function OpenInterfacePage() {
 
   return (
     <Flex vertical gap="middle">
-      {title}
+      <DevicePageTitle menu="openInterface" device={device} />
       <Card
         title={
           <Flex gap="small" align="center">

@@ -19,9 +19,8 @@ import { useHasAuthTag } from '../../../session/queries';
 import { formatTime } from '../../devices/format';
 import { ExportModal } from '../ExportModal';
 import { methodName, platformName, reasonText } from '../format';
+import { AUDIT_PAGE_SIZE, auditPagination } from '../pagination';
 import { type LoginScope, useExportLogins, useLoginLogPage } from '../queries';
-
-const PAGE_SIZE = 20;
 
 /**
  * Login log (spec section 3): user, platform, method, time, status, IP and location of every
@@ -47,7 +46,7 @@ export default function LoginLogPage() {
   };
   const body: PageLoginLogRequest = {
     pageNum,
-    pageSize: PAGE_SIZE,
+    pageSize: AUDIT_PAGE_SIZE,
     ...filters,
     ...(range ? { startTime: range[0].valueOf(), endTime: range[1].valueOf() } : {}),
   };
@@ -154,14 +153,7 @@ export default function LoginLogPage() {
           loading={page.isFetching}
           scroll={{ x: 'max-content' }}
           onRow={(r) => ({ className: 'audit-row', 'data-testid': `login-row-${r.id}` })}
-          pagination={{
-            current: pageNum,
-            pageSize: PAGE_SIZE,
-            total: page.data?.total ?? 0,
-            showSizeChanger: false,
-            showTotal: (count) => t('audit.total', { count }),
-            onChange: setPageNum,
-          }}
+          pagination={auditPagination(t, pageNum, page.data?.total ?? 0, setPageNum)}
         />
       </Card>
       <ExportModal

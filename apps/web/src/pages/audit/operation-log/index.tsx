@@ -17,10 +17,9 @@ import { useHasAuthTag } from '../../../session/queries';
 import { formatTime } from '../../devices/format';
 import { ExportModal } from '../ExportModal';
 import { actionTitle, targetTitle } from '../format';
+import { AUDIT_PAGE_SIZE, auditPagination } from '../pagination';
 import { useExportOperations, useOperationLogPage, useOperatorOptions } from '../queries';
 import { ValueDiff } from '../ValueDiff';
-
-const PAGE_SIZE = 20;
 
 /**
  * Operation log: every change in the company, who made it, when, from which IP, with old and
@@ -45,7 +44,7 @@ export default function OperationLogPage() {
   };
   const body: PageOperationLogRequest = {
     pageNum,
-    pageSize: PAGE_SIZE,
+    pageSize: AUDIT_PAGE_SIZE,
     ...filters,
     ...(range ? { startTime: range[0].valueOf(), endTime: range[1].valueOf() } : {}),
   };
@@ -162,14 +161,7 @@ export default function OperationLogPage() {
               </div>
             ),
           }}
-          pagination={{
-            current: pageNum,
-            pageSize: PAGE_SIZE,
-            total: page.data?.total ?? 0,
-            showSizeChanger: false,
-            showTotal: (count) => t('audit.total', { count }),
-            onChange: setPageNum,
-          }}
+          pagination={auditPagination(t, pageNum, page.data?.total ?? 0, setPageNum)}
         />
       </Card>
       <ExportModal

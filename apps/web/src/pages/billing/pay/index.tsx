@@ -1,15 +1,10 @@
-import type { OrderView } from '@coldchain/contract';
-import { App, Button, Card, Flex, Form, InputNumber, Typography } from 'antd';
-import { useState } from 'react';
+import { Card, Form, InputNumber } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { DevicePicker, useSelectedDevices } from '../DevicePicker';
 import { idsFromSearch } from '../links';
-import { formatAmount } from '../money';
-import { OrdersTable } from '../OrdersTable';
-import { PriceTable } from '../PriceTable';
-import { usePlaceRenewal, usePriceList } from '../queries';
-import { TopUpGuard } from '../TopUpGuard';
+import { OrderFormFooter, OrderPage, usePlacedOrder } from '../OrderPage';
+import { usePlaceRenewal } from '../queries';
 
 interface PayForm {
   deviceIds: string[];
@@ -18,42 +13,25 @@ interface PayForm {
 
 /** Monitor renewal (`monitoringDevicePay`): devices, whole months, price per tier and total. */
 export default function MonitoringDevicePayPage() {
-  const { t } = useTranslation();
   return (
-    <Flex vertical gap="middle">
-      <Typography.Title level={2} data-testid="page-title">
-        {t('menu.monitoringDevicePay')}
-      </Typography.Title>
-      <TopUpGuard>
-        <PayForm />
-        <OrdersTable kind="renewal" />
-      </TopUpGuard>
-    </Flex>
+    <OrderPage menu="monitoringDevicePay" kind="renewal">
+      <PayForm />
+    </OrderPage>
   );
 }
 
 function PayForm() {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const [params] = useSearchParams();
   const [form] = Form.useForm<PayForm>();
-  const prices = usePriceList();
   const place = usePlaceRenewal();
-  const [placed, setPlaced] = useState<OrderView | null>(null);
+  const { placed, submit } = usePlacedOrder((values: PayForm) =>
+    place.mutateAsync({ deviceIds: values.deviceIds, months: values.months }),
+  );
   const deviceIds = Form.useWatch('deviceIds', form) ?? [];
   const months = Form.useWatch('months', form);
   const selected = useSelectedDevices(deviceIds);
   const wholeMonths = Number.isInteger(months) && months > 0 ? months : 0;
-
-  const submit = async (values: PayForm) => {
-    try {
-      const order = await place.mutateAsync({ deviceIds: values.deviceIds, months: values.months });
-      setPlaced(order);
-      void message.success(t('billing.placed', { orderNo: order.orderNo }));
-    } catch {
-      // The request wrapper showed the server's message.
-    }
-  };
 
   return (
     <Card>
@@ -88,21 +66,15 @@ function PayForm() {
         >
           <InputNumber min={1} max={120} addonAfter={t('billing.monthUnit')} data-testid="months-input" />
         </Form.Item>
-        <PriceTable
-          prices={prices.data}
+        <OrderFormFooter
           kind="renewal"
-          rows={selected.map((d) => ({ id: d.id, name: d.name, serial: d.serial, version: d.version }))}
+          selected={selected}
           months={wholeMonths}
+          pending={place.isPending}
+          placed={placed}
+          submitLabel={t('billing.submitRenewal')}
+          submitTestId="pay-submit"
         />
-        <Typography.Paragraph type="secondary">{t('billing.approvalNote')}</Typography.Paragraph>
-        <Button type="primary" htmlType="submit" loading={place.isPending} data-testid="pay-submit">
-          {t('billing.submitRenewal')}
-        </Button>
-        {placed && (
-          <Typography.Paragraph data-testid="order-placed" style={{ marginTop: 16 }}>
-            {t('billing.placed', { orderNo: placed.orderNo })} {formatAmount(placed.amount)}
-          </Typography.Paragraph>
-        )}
       </Form>
     </Card>
   );

@@ -1,17 +1,13 @@
-import { type OrderView, recoveryMonths } from '@coldchain/contract';
-import { App, Button, Card, DatePicker, Flex, Form, Typography } from 'antd';
+import { recoveryMonths } from '@coldchain/contract';
+import { Card, DatePicker, Form } from 'antd';
 import type { Dayjs } from 'dayjs';
 import dayjs from 'dayjs';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { DevicePicker, useSelectedDevices } from '../DevicePicker';
 import { idsFromSearch } from '../links';
-import { formatAmount } from '../money';
-import { OrdersTable } from '../OrdersTable';
-import { PriceTable } from '../PriceTable';
-import { usePlaceRecovery, usePriceList } from '../queries';
-import { TopUpGuard } from '../TopUpGuard';
+import { OrderFormFooter, OrderPage, usePlacedOrder } from '../OrderPage';
+import { usePlaceRecovery } from '../queries';
 import { LapsePicker } from './LapsePicker';
 
 interface RecoveryForm {
@@ -24,47 +20,29 @@ interface RecoveryForm {
  * device selected, its lapsed service periods can be picked to fill in the period.
  */
 export default function MonitoringDeviceRecoveryPage() {
-  const { t } = useTranslation();
   return (
-    <Flex vertical gap="middle">
-      <Typography.Title level={2} data-testid="page-title">
-        {t('menu.monitoringDeviceRecovery')}
-      </Typography.Title>
-      <TopUpGuard>
-        <RecoveryFormCard />
-        <OrdersTable kind="recovery" />
-      </TopUpGuard>
-    </Flex>
+    <OrderPage menu="monitoringDeviceRecovery" kind="recovery">
+      <RecoveryFormCard />
+    </OrderPage>
   );
 }
 
 function RecoveryFormCard() {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const [params] = useSearchParams();
   const [form] = Form.useForm<RecoveryForm>();
-  const prices = usePriceList();
   const place = usePlaceRecovery();
-  const [placed, setPlaced] = useState<OrderView | null>(null);
+  const { placed, submit } = usePlacedOrder(async (values: RecoveryForm) =>
+    place.mutateAsync({
+      deviceIds: values.deviceIds,
+      startTime: values.period![0].valueOf(),
+      endTime: values.period![1].valueOf(),
+    }),
+  );
   const deviceIds = Form.useWatch('deviceIds', form) ?? [];
   const period = Form.useWatch('period', form);
   const selected = useSelectedDevices(deviceIds);
   const months = period?.[0] && period[1] ? recoveryMonths(period[0].valueOf(), period[1].valueOf()) : 0;
-
-  const submit = async (values: RecoveryForm) => {
-    if (!values.period) return;
-    try {
-      const order = await place.mutateAsync({
-        deviceIds: values.deviceIds,
-        startTime: values.period[0].valueOf(),
-        endTime: values.period[1].valueOf(),
-      });
-      setPlaced(order);
-      void message.success(t('billing.placed', { orderNo: order.orderNo }));
-    } catch {
-      // The request wrapper showed the server's message.
-    }
-  };
 
   return (
     <Card>
@@ -100,21 +78,15 @@ function RecoveryFormCard() {
             data-testid="recovery-period"
           />
         </Form.Item>
-        <PriceTable
-          prices={prices.data}
+        <OrderFormFooter
           kind="recovery"
-          rows={selected.map((d) => ({ id: d.id, name: d.name, serial: d.serial, version: d.version }))}
+          selected={selected}
           months={months}
+          pending={place.isPending}
+          placed={placed}
+          submitLabel={t('billing.submitRecovery')}
+          submitTestId="recovery-submit"
         />
-        <Typography.Paragraph type="secondary">{t('billing.approvalNote')}</Typography.Paragraph>
-        <Button type="primary" htmlType="submit" loading={place.isPending} data-testid="recovery-submit">
-          {t('billing.submitRecovery')}
-        </Button>
-        {placed && (
-          <Typography.Paragraph data-testid="order-placed" style={{ marginTop: 16 }}>
-            {t('billing.placed', { orderNo: placed.orderNo })} {formatAmount(placed.amount)}
-          </Typography.Paragraph>
-        )}
       </Form>
     </Card>
   );

@@ -1,8 +1,9 @@
-import { Card, Descriptions, Empty, Flex, Spin, Typography } from 'antd';
+import { Card, Descriptions, Flex } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { useHasAuthTag } from '../../../session/queries';
 import { StateTag } from '../components/StateTag';
+import { DevicePagePending, DevicePageTitle, LIST_PATH } from '../DevicePageFrame';
 import { EditDeviceButton } from '../edit/EditDeviceButton';
 import { formatTime } from '../format';
 import { useDeviceDetail } from '../queries';
@@ -13,8 +14,6 @@ import { ResetKeyButton } from './ResetKeyButton';
 import { SensorCards } from './SensorCards';
 import { SensorHistory } from './SensorHistory';
 
-const LIST_PATH = '/deviceManagement/monitoringDevice';
-
 /** Monitor detail (`?id=`): header, live sensor cards and the history chart. */
 export default function MonitoringDeviceDetailPage() {
   const { t } = useTranslation();
@@ -24,41 +23,24 @@ export default function MonitoringDeviceDetailPage() {
   const canEdit = useHasAuthTag('device:edit');
   const device = detail.data;
 
-  const title = (
-    <Typography.Title level={2} data-testid="page-title">
-      {t('menu.monitoringDeviceDetail')}
-      {device ? `: ${device.name}` : ''}
-    </Typography.Title>
-  );
-
-  if (!id || detail.isError) {
+  if (!id || detail.isError || !device) {
     return (
-      <div>
-        {title}
-        <Card>
-          <Empty
-            description={t(id ? 'devices.detail.notFound' : 'devices.detail.noDevice')}
-            data-testid="device-empty"
-          >
-            <Link to={LIST_PATH}>{t('devices.detail.backToList')}</Link>
-          </Empty>
-        </Card>
-      </div>
-    );
-  }
-  if (!device) {
-    return (
-      <div>
-        {title}
-        <Spin />
-      </div>
+      <DevicePagePending
+        menu="monitoringDeviceDetail"
+        id={id}
+        failed={detail.isError}
+        device={device}
+        noDevice={t('devices.detail.noDevice')}
+        notFound={t('devices.detail.notFound')}
+        testId="device-empty"
+      />
     );
   }
 
   const version = t(`devices.version.${device.version}`, { defaultValue: device.version });
   return (
     <Flex vertical gap="middle">
-      {title}
+      <DevicePageTitle menu="monitoringDeviceDetail" device={device} />
       <Card
         title={
           <Flex gap="small" align="center">
