@@ -8,6 +8,7 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { PGliteThread } from './pglite-proxy';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -32,6 +33,11 @@ export interface DatabaseOptions {
   url?: string;
   /** Where PGlite keeps its files; `memory://` or undefined keeps it in memory (tests). */
   dataDir?: string;
+  /**
+   * PGlite in a thread of its own (pglite-proxy.ts) rather than in this one: the default with a
+   * data directory, i.e. the server. Tests in memory keep it in-process unless they ask.
+   */
+  thread?: boolean;
 }
 
 /** Opens the database and applies the committed migrations. */
@@ -44,16 +50,18 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     await migratePg(db as never, { migrationsFolder });
     return { db, kind: 'postgres', url: options.url, close: () => pool.end() };
   }
-  let client: PGlite;
-  if (options.dataDir && options.dataDir !== 'memory://') {
-    const dir = path.join(options.dataDir, 'pgdata');
-    mkdirSync(dir, { recursive: true });
-    client = new PGlite(dir);
+  const onDisk = options.dataDir && options.dataDir !== 'memory://';
+  const dir = onDisk ? path.join(options.dataDir!, 'pgdata') : undefined;
+  if (dir) mkdirSync(dir, { recursive: true });
+  let client: PGlite | PGliteThread;
+  if (options.thread ?? Boolean(dir)) {
+    client = await PGliteThread.start(dir);
   } else {
-    client = new PGlite();
+    client = new PGlite(dir);
+    await client.waitReady;
   }
-  await client.waitReady;
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  // The thread answers the part of PGlite's interface that drizzle's driver uses.
+  const db = drizzlePglite(client as PGlite, { schema }) as unknown as Db;
   await migratePglite(db as never, { migrationsFolder });
   return { db, kind: 'pglite', close: () => client.close() };
 }

@@ -1,0 +1,146 @@
+import { Worker } from 'node:worker_threads';
+
+/** What a statement answers, as PGlite's `Results`. */
+export interface ThreadResults {
+  rows: unknown[];
+  fields: { name: string; dataTypeID: number }[];
+  affectedRows?: number;
+}
+
+interface QueryOptions {
+  rowMode?: 'array' | 'object';
+  /** Drizzle passes identity parsers for the types it parses itself; only their type ids cross. */
+  parsers?: Record<number, unknown>;
+}
+
+/** The part of PGlite that drizzle's driver uses, inside a transaction. */
+export interface ThreadTransaction {
+  query(sql: string, params?: unknown[], options?: QueryOptions): Promise<ThreadResults>;
+  exec(sql: string): Promise<ThreadResults[]>;
+}
+
+interface Pending {
+  resolve: (value: never) => void;
+  reject: (error: Error) => void;
+}
+
+type Message =
+  | { op: 'query'; sql: string; params?: unknown[]; rowMode?: 'array' | 'object'; rawTypes?: number[] }
+  | { op: 'exec'; sql: string }
+  | { op: 'close' };
+
+/** A PostgreSQL error rebuilt on this side, with its code, detail and constraint. */
+function rebuildError(plain: Record<string, unknown>): Error {
+  const error = new Error(String(plain.message)) as Error & Record<string, unknown>;
+  for (const [key, value] of Object.entries(plain)) if (key !== 'message') error[key] = value;
+  return error;
+}
+
+/**
+ * The embedded database in a thread of its own (`pglite-thread.mjs`), with the interface of
+ * PGlite that drizzle uses: `query`, `exec`, `transaction`, `close`. PGlite's statements run
+ * synchronously as WebAssembly; in the main thread each one froze MQTT, HTTP and the live sockets
+ * for its duration (a batch insert for several milliseconds), which delayed every alarm under
+ * load and left the second core idle. As in PGlite, one statement runs at a time and a
+ * transaction holds the database until it ends; a statement outside it waits.
+ */
+export class PGliteThread {
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  private queue: Promise<unknown> = Promise.resolve();
+  private failure: Error | null = null;
+
+  private constructor(private readonly worker: Worker) {
+    worker.on('message', (message: { id: number; result?: unknown; error?: Record<string, unknown> }) => {
+      const waiting = this.pending.get(message.id);
+      if (!waiting) return;
+      this.pending.delete(message.id);
+      if (message.error) waiting.reject(rebuildError(message.error));
+      else waiting.resolve(message.result as never);
+    });
+    const fail = (error: Error) => {
+      this.failure = error;
+      for (const waiting of this.pending.values()) waiting.reject(error);
+      this.pending.clear();
+    };
+    worker.on('error', (error) => fail(new Error(`The embedded database stopped: ${error.message}`)));
+    worker.on('exit', (code) => fail(new Error(`The embedded database stopped (thread exit ${code})`)));
+  }
+
+  /** Starts the thread and waits until the database is open (`dataDir` undefined: in memory). */
+  static async start(dataDir?: string): Promise<PGliteThread> {
+    const worker = new Worker(new URL('./pglite-thread.mjs', import.meta.url), {
+      workerData: { dataDir },
+      // The thread runs plain JavaScript: no TypeScript loader is needed (or wanted) there.
+      execArgv: [],
+    });
+    await new Promise<void>((resolve, reject) => {
+      const onMessage = (message: { ready?: boolean; error?: Record<string, unknown> }) => {
+        if (message.ready === undefined) return;
+        worker.off('message', onMessage);
+        if (message.ready) resolve();
+        else reject(rebuildError(message.error ?? { message: 'The embedded database did not open' }));
+      };
+      worker.on('message', onMessage);
+      worker.once('error', reject);
+    });
+    return new PGliteThread(worker);
+  }
+
+  query(sql: string, params?: unknown[], options?: QueryOptions): Promise<ThreadResults> {
+    return this.exclusive(() => this.send(queryMessage(sql, params, options)));
+  }
+
+  exec(sql: string): Promise<ThreadResults[]> {
+    return this.exclusive(() => this.send({ op: 'exec', sql }));
+  }
+
+  /** BEGIN, the callback's statements, COMMIT (ROLLBACK when it throws), with nothing in between. */
+  transaction<T>(callback: (tx: ThreadTransaction) => Promise<T>): Promise<T> {
+    return this.exclusive(async () => {
+      await this.send<ThreadResults>(queryMessage('BEGIN'));
+      const tx: ThreadTransaction = {
+        query: (sql, params, options) => this.send(queryMessage(sql, params, options)),
+        exec: (sql) => this.send({ op: 'exec', sql }),
+      };
+      try {
+        const result = await callback(tx);
+        await this.send(queryMessage('COMMIT'));
+        return result;
+      } catch (error) {
+        await this.send(queryMessage('ROLLBACK')).catch(() => undefined);
+        throw error;
+      }
+    });
+  }
+
+  async close(): Promise<void> {
+    if (!this.failure) await this.exclusive(() => this.send({ op: 'close' })).catch(() => undefined);
+    await this.worker.terminate();
+  }
+
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(work, work);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private send<T>(message: Message): Promise<T> {
+    if (this.failure) return Promise.reject(this.failure);
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (value: never) => void, reject });
+      this.worker.postMessage({ id, ...message });
+    });
+  }
+}
+
+function queryMessage(sql: string, params?: unknown[], options?: QueryOptions): Message {
+  return {
+    op: 'query',
+    sql,
+    params,
+    rowMode: options?.rowMode,
+    rawTypes: options?.parsers ? Object.keys(options.parsers).map(Number) : undefined,
+  };
+}
