@@ -173,7 +173,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions): P
   });
   await app.register(fileRoutes, { uploadDir: config.uploadDir });
   await app.register(auditRoutes);
-  await app.register(deviceRoutes);
+  await app.register(deviceRoutes, { mktActivationEnergyKj: config.mktActivationEnergyKj });
   await app.register(calibrationRoutes, { uploadDir: config.uploadDir });
   await app.register(groupRoutes);
   await app.register(billingRoutes, { prices: config.prices });

@@ -77,6 +77,8 @@ export const HistoryDataRequest = z
     startTime: z.coerce.number().int().nonnegative(),
     endTime: z.coerce.number().int().nonnegative(),
     maxPoints: z.coerce.number().int().min(2).max(100_000).optional(),
+    /** Activation energy ΔH for the mean kinetic temperature, kJ/mol (USP <1079> default 83.144). */
+    activationEnergy: z.coerce.number().min(10).max(300).optional(),
   })
   .refine((r) => r.endTime > r.startTime, { error: 'rule.timeRange', path: ['endTime'] });
 export type HistoryDataRequest = z.infer<typeof HistoryDataRequest>;

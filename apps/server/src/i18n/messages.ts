@@ -173,6 +173,7 @@ export const fieldLabels: Record<string, Record<WireLanguage, string>> = {
   startTime: { en: 'Start time', cn: '开始时间' },
   endTime: { en: 'End time', cn: '结束时间' },
   maxPoints: { en: 'Maximum points', cn: '最大点数' },
+  activationEnergy: { en: 'Activation energy', cn: '活化能' },
   recordInterval: { en: 'Normal recording interval', cn: '正常记录间隔' },
   uploadInterval: { en: 'Data upload interval', cn: '数据上传间隔' },
   alarmVerifyInterval: { en: 'Alarm verification interval', cn: '报警验证间隔' },

@@ -76,6 +76,7 @@ const EnvSchema = z.object({
   PRICE_RENEWAL_RM: tierPrices.prefault(DEFAULT_RENEWAL_PRICES),
   PRICE_RECOVERY_RM: tierPrices.prefault(DEFAULT_RECOVERY_PRICES),
   PARAMETER_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+  MKT_ACTIVATION_ENERGY_KJ: z.coerce.number().min(10).max(300).default(83.144),
   MAP_TILE_URL: z.string().default(''),
   PUBLIC_MQTT_URL: z.string().url().optional(),
 });
@@ -116,6 +117,8 @@ export interface Config {
   prices: PriceConfig;
   /** How long a parameter read or push waits for the device's ack before it failed. */
   parameterTimeoutMs: number;
+  /** Default activation energy of mean kinetic temperature, kJ/mol (USP <1079>: 83.144). */
+  mktActivationEnergyKj: number;
   /** Map tile template (`https://tile.example.com/{z}/{x}/{y}.png`); empty = markers without tiles. */
   mapTileUrl: string;
   /** The MQTT address devices use, shown in the console; unset = derived from the request host. */
@@ -185,6 +188,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : undefined,
     prices: { renewal: e.PRICE_RENEWAL_RM, recovery: e.PRICE_RECOVERY_RM },
     parameterTimeoutMs: e.PARAMETER_TIMEOUT_MS,
+    mktActivationEnergyKj: e.MKT_ACTIVATION_ENERGY_KJ,
     mapTileUrl: e.MAP_TILE_URL,
     publicMqttUrl: e.PUBLIC_MQTT_URL,
     wechatAccount:

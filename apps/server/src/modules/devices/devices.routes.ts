@@ -36,7 +36,10 @@ function editScopeOf(auth: Auth): SQL | null {
   return auth.authTags.has('device:edit') ? editableDevices(auth) : null;
 }
 
-export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
+export const deviceRoutes: FastifyPluginAsyncZod<{ mktActivationEnergyKj: number }> = async (
+  app,
+  { mktActivationEnergyKj },
+) => {
   const canView = { preHandler: requirePermission('device:view') };
   const canEdit = { preHandler: requirePermission('device:edit') };
 
@@ -102,7 +105,14 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
     return ok(null);
   });
   app.post('/api/device/historyData', { ...canView, schema: { body: HistoryDataRequest } }, async (request) =>
-    ok(await getHistoryData(app.db, visibleDevices(request.auth), request.body)),
+    ok(
+      await getHistoryData(
+        app.db,
+        visibleDevices(request.auth),
+        request.body,
+        request.body.activationEnergy ?? mktActivationEnergyKj,
+      ),
+    ),
   );
 
   app.post(

@@ -109,6 +109,31 @@ describe('historyData', () => {
     expect(all.body.data.points).toHaveLength(values.length);
   }, 60_000);
 
+  it('computes MKT with the activation energy a request names, and refuses one out of range by name', async () => {
+    const start = Date.UTC(2026, 10, 3);
+    const values = [2, 8, 25, 4];
+    const { sensorId, token } = await seedSeries(values, start, 300_000);
+    const range = { sensorId, startTime: start, endTime: start + 3_600_000 };
+    const custom = await call<HistoryData>(
+      ctx.app,
+      '/api/device/historyData',
+      { ...range, activationEnergy: 60 },
+      { token },
+    );
+    expect(custom.body.data.mkt).toBeCloseTo(meanKineticTemperature(values, 60)!, 2);
+    const standard = await call<HistoryData>(ctx.app, '/api/device/historyData', range, { token });
+    expect(standard.body.data.mkt).toBeCloseTo(meanKineticTemperature(values)!, 2);
+    expect(custom.body.data.mkt).not.toBeCloseTo(standard.body.data.mkt!, 1);
+    const refused = await call(
+      ctx.app,
+      '/api/device/historyData',
+      { ...range, activationEnergy: 5 },
+      { token },
+    );
+    expect(refused.body.msgCode).toBe(500);
+    expect(refused.body.msgContent).toContain('Activation energy');
+  });
+
   it('answers an empty range with no points and null statistics, and rejects an inverted range', async () => {
     const { sensorId, token } = await seedSeries([1], Date.UTC(2026, 0, 1), 1000);
     const empty = await call<HistoryData>(
