@@ -17,6 +17,7 @@ import type { Auth } from '../../plugins/auth';
 import { type Actor, recordAudit } from '../audit/audit.service';
 import { selectedDevices } from '../devices/devices-batch.service';
 import { users } from '../users/users.table';
+import { recordOrderDevices } from './order-devices';
 import { type OrderLine, orders } from './orders.table';
 import { centsToRm, type PriceConfig, type TierPrices, tierOf } from './prices';
 
@@ -89,6 +90,7 @@ async function placeOrder(
       .insert(orders)
       .values({ ...values, companyId: actor.companyId, createdBy: actor.userId, status: OrderStatus.Pending })
       .returning();
+    await recordOrderDevices(tx, row!);
     await recordAudit(tx, actor, {
       action: `order.${row!.kind}`,
       targetType: 'order',

@@ -5,6 +5,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   smallint,
   text,
   timestamp,
@@ -50,4 +51,24 @@ export const orders = pgTable(
     decidedAt: timestamp('decided_at', { withTimezone: true }),
   },
   (t) => [index('orders_company_created_idx').on(t.companyId, t.createdAt)],
+);
+
+/**
+ * Which devices each order names, one row per (order, device), written with the order. `lines`
+ * stays the priced record; this table lets "the orders of device X" use an index instead of
+ * reading every order's JSON (hidden readings ask it for each history and export).
+ */
+export const orderDevices = pgTable(
+  'order_devices',
+  {
+    orderId: bigint('order_id', { mode: 'number' })
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    /** No foreign key: an order keeps naming a device that was removed later. */
+    deviceId: bigint('device_id', { mode: 'number' }).notNull(),
+    companyId: bigint('company_id', { mode: 'number' })
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.orderId, t.deviceId] }), index('order_devices_device_idx').on(t.deviceId)],
 );

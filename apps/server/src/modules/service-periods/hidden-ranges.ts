@@ -1,6 +1,6 @@
-import { OrderStatus } from '@coldchain/contract';
 import { inArray, type SQL, sql } from 'drizzle-orm';
-import { type Queryable, queryRows } from '../../db/client';
+import type { Queryable } from '../../db/client';
+import { approvedRecoveryPeriods } from '../billing/order-devices';
 import { devices } from '../devices/devices.table';
 import { serviceLapses } from './service-lapses.table';
 import { mergeRanges, subtractRanges, type TimeRange } from './time-ranges';
@@ -20,8 +20,6 @@ export interface Lapse {
   /** Still expired: the lapse runs up to `now`. */
   open: boolean;
 }
-
-const toMs = (value: Date | string) => new Date(value).getTime();
 
 /**
  * The lapsed periods of each device, oldest first: the recorded ones (closed by a late renewal)
@@ -56,32 +54,17 @@ export async function lapsedPeriods(
 }
 
 /**
- * The periods recovered for each device: those of approved recovery orders whose lines name it
- * (sorted and merged). An order covers every device it lists, with the one period it was priced for.
+ * The periods recovered for each device: those of approved recovery orders naming it (sorted and
+ * merged), as billing answers them. An order covers every device it lists, with the one period it
+ * was priced for.
  */
 export async function recoveredPeriods(
   db: Queryable,
   deviceIds: number[],
 ): Promise<Map<number, TimeRange[]>> {
   const byDevice = new Map<number, TimeRange[]>(deviceIds.map((id) => [id, []]));
-  if (deviceIds.length === 0) return byDevice;
-  const rows = await queryRows<{
-    device_id: string | number;
-    period_start: Date | string;
-    period_end: Date | string;
-  }>(
-    db,
-    sql`SELECT (line->>'deviceId')::bigint AS device_id, o.period_start, o.period_end
-        FROM orders o CROSS JOIN LATERAL jsonb_array_elements(o.lines) AS line
-        WHERE o.kind = 'recovery' AND o.status = ${OrderStatus.Approved}
-          AND o.period_start IS NOT NULL AND o.period_end IS NOT NULL
-          AND (line->>'deviceId')::bigint IN (${sql.join(
-            deviceIds.map((id) => sql`${id}`),
-            sql`, `,
-          )})`,
-  );
-  for (const row of rows) {
-    byDevice.get(Number(row.device_id))?.push([toMs(row.period_start), toMs(row.period_end)]);
+  for (const row of await approvedRecoveryPeriods(db, deviceIds)) {
+    byDevice.get(row.deviceId)?.push([row.periodStart.getTime(), row.periodEnd.getTime()]);
   }
   for (const [id, ranges] of byDevice) byDevice.set(id, mergeRanges(ranges));
   return byDevice;
