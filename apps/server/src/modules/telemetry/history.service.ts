@@ -5,7 +5,7 @@ import { AppError } from '../../lib/app-error';
 import { idFromWire } from '../../lib/ids';
 import { deviceIdsWhere } from '../org/access';
 import { hiddenRanges, mayHaveHiddenReadings } from '../service-periods/hidden-ranges';
-import type { TimeRange } from '../service-periods/time-ranges';
+import { subtractRanges, type TimeRange } from '../service-periods/time-ranges';
 import { activationOverR, DEFAULT_ACTIVATION_ENERGY_KJ, mktFromSum } from './mkt';
 import { LEVEL_MS, type Level, rangeRows, storedReadings } from './reading-sources';
 
@@ -22,20 +22,12 @@ interface HistoryRow {
 export type Segment = [number, number];
 
 /**
- * [start, end] without the half-open hidden ranges, as closed segments (readings are stored to
- * the millisecond, so a segment ends 1 ms before a hidden range starts).
+ * [start, end] without the hidden ranges, as closed segments: readings are stored to the
+ * millisecond, so the closed [start, end] is the half-open [start, end + 1) and a segment ends
+ * 1 ms before a hidden range starts.
  */
 export function visibleSegments(start: number, end: number, hidden: readonly TimeRange[]): Segment[] {
-  const segments: Segment[] = [];
-  let from = start;
-  for (const [hiddenFrom, hiddenTo] of hidden) {
-    if (hiddenTo <= from) continue;
-    if (hiddenFrom > end) break;
-    if (hiddenFrom > from) segments.push([from, hiddenFrom - 1]);
-    from = Math.max(from, hiddenTo);
-  }
-  if (from <= end) segments.push([from, end]);
-  return segments;
+  return subtractRanges([[start, end + 1]], hidden).map(([from, to]): Segment => [from, to - 1]);
 }
 
 /** The union of rows of every segment, at one level. */
@@ -94,22 +86,32 @@ export async function getHistoryData(
       select lo[2] * 1000 as ts, lo[1] as v from b
       union
       select -hi[2] * 1000 as ts, hi[1] as v from b) p`;
+  // When statistics and buckets read the same level, one materialised CTE feeds both, so the
+  // range's rows are read once rather than twice.
+  const shared = Boolean(maxPoints) && level === statsLevel;
+  const statsRows = shared ? sql`select * from r` : rowsOf(sensorId, segments, statsLevel, hOverR);
+  const bucketRows = shared ? sql`select * from r` : rowsOf(sensorId, segments, level, hOverR);
   const buckets = sql`
     select floor((extract(epoch from key) * 1000 - ${origin}) / ${width})::int as k,
            min(array[min::float8, extract(epoch from min_ts)::float8]) as lo,
            max(array[max::float8, -extract(epoch from max_ts)::float8]) as hi
-    from (${rowsOf(sensorId, segments, level, hOverR)}) s
+    from (${bucketRows}) s
     group by 1`;
+  const ctes = [
+    ...(shared ? [sql`r as materialized (${rowsOf(sensorId, segments, level, hOverR)})`] : []),
+    ...(maxPoints ? [sql`b as (${buckets})`] : []),
+    sql`stats as (
+          select coalesce(sum(n), 0)::int as n, min(min)::float8 as min, max(max)::float8 as max,
+                 (sum(sum) / nullif(sum(n), 0))::float8 as avg, sum(expsum)::float8 as expsum
+          from (${statsRows}) src
+        )`,
+  ];
   // Statistics and the points in one statement. With maxPoints, the bucket extremes come with it,
   // and every point is fetched after only when there are few enough: planning a year of raw
   // partitions that are then not read costs more than a round trip.
   const [row] = await queryRows<HistoryRow>(
     db,
-    sql`with ${maxPoints ? sql`b as (${buckets}), ` : sql``}stats as (
-          select coalesce(sum(n), 0)::int as n, min(min)::float8 as min, max(max)::float8 as max,
-                 (sum(sum) / nullif(sum(n), 0))::float8 as avg, sum(expsum)::float8 as expsum
-          from (${rowsOf(sensorId, segments, statsLevel, hOverR)}) src
-        )
+    sql`with ${sql.join(ctes, sql`, `)}
         select stats.*, (${maxPoints ? bucketExtremes : everyPoint}) as points from stats`,
   );
   if (!row) throw new AppError('INTERNAL');

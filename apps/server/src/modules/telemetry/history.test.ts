@@ -2,7 +2,9 @@ import type { HistoryData } from '@coldchain/contract';
 import { describe, expect, it } from 'vitest';
 import { call, useTestApp } from '../../test/build-app';
 import { buildCompany, buildDevice, login } from '../../test/factories';
+import { bucketing } from './history.service';
 import { meanKineticTemperature, mktFromSum } from './mkt';
+import { DAY, HOUR } from './reading-sources';
 
 describe('mean kinetic temperature', () => {
   it('equals the temperature of a constant series and weighs warm excursions more than the mean', () => {
@@ -16,6 +18,30 @@ describe('mean kinetic temperature', () => {
     expect(mktFromSum(0, 0, 10_000)).toBeNull();
   });
 });
+
+/**
+ * What a chart of `maxPoints` should show, from the raw readings: each bucket's lowest and highest
+ * reading at its earliest instant, in time order.
+ */
+function expectedExtremes(readings: [number, number][], origin: number, width: number) {
+  const buckets = new Map<number, { lo: [number, number]; hi: [number, number] }>();
+  for (const reading of readings) {
+    const k = Math.floor((reading[0] - origin) / width);
+    const bucket = buckets.get(k);
+    if (!bucket) buckets.set(k, { lo: reading, hi: reading });
+    else {
+      if (reading[1] < bucket.lo[1]) bucket.lo = reading;
+      if (reading[1] > bucket.hi[1]) bucket.hi = reading;
+    }
+  }
+  const byInstant = new Map<number, [number, number]>();
+  for (const { lo, hi } of buckets.values()) byInstant.set(lo[0], lo).set(hi[0], hi);
+  return [...byInstant.values()].sort((a, b) => a[0] - b[0]);
+}
+
+/** A server figure rounded to two decimals, against the exact one. */
+const expectRounded = (actual: number | null, exact: number) =>
+  expect(Math.abs(actual! - exact)).toBeLessThanOrEqual(0.005 + 1e-6);
 
 describe('historyData', () => {
   const ctx = useTestApp();
@@ -133,6 +159,62 @@ describe('historyData', () => {
     expect(refused.body.msgCode).toBe(500);
     expect(refused.body.msgContent).toContain('Activation energy');
   });
+
+  it('gives the raw readings’ statistics and bucket extremes when statistics and buckets read the same level', async () => {
+    const values = (count: number) =>
+      Array.from(
+        { length: count },
+        (_, i) => Math.round((5 + 2 * Math.sin(i / 9) + (i % 7) / 10) * 100) / 100,
+      );
+
+    // Both raw: a custom activation energy needs raw statistics, and 10 minutes in 25 buckets is raw too.
+    const rawStart = Date.UTC(2026, 9, 5, 8, 0, 3);
+    const rawValues = values(120);
+    rawValues[61] = 12.25;
+    const raw = await seedSeries(rawValues, rawStart, 5_000);
+    const rawEnd = rawStart + 600_000 - 1;
+    expect(bucketing(rawStart, rawEnd, 25)).toEqual({ level: 'raw', origin: rawStart, width: 24_000 });
+    const rawResult = await call<HistoryData>(
+      ctx.app,
+      '/api/device/historyData',
+      { sensorId: raw.sensorId, startTime: rawStart, endTime: rawEnd, maxPoints: 50, activationEnergy: 60 },
+      { token: raw.token },
+    );
+    const rawReadings = rawValues.map((v, i): [number, number] => [rawStart + i * 5_000, v]);
+    expect(rawResult.body.data.points).toEqual(expectedExtremes(rawReadings, rawStart, 24_000));
+    expect(rawResult.body.data.points).toContainEqual([rawStart + 61 * 5_000, 12.25]);
+    expect(rawResult.body.data.min).toBe(Math.min(...rawValues));
+    expect(rawResult.body.data.max).toBe(12.25);
+    expectRounded(rawResult.body.data.avg, rawValues.reduce((a, b) => a + b, 0) / rawValues.length);
+    expectRounded(rawResult.body.data.mkt, meanKineticTemperature(rawValues, 60)!);
+
+    // Both daily: eleven days at 10 points are 5 buckets of whole days, read from the daily rollup
+    // with hourly and raw rows at the unaligned edges.
+    const dayStart = Date.UTC(2026, 7, 3, 5, 7, 0);
+    const step = 10 * 60_000;
+    const dayValues = values(11 * 144);
+    dayValues[900] = -7.5;
+    const day = await seedSeries(dayValues, dayStart, step);
+    const dayEnd = dayStart + 11 * DAY - HOUR;
+    const origin = Date.UTC(2026, 7, 3);
+    expect(bucketing(dayStart, dayEnd, 5)).toEqual({ level: 'day', origin, width: 3 * DAY });
+    const dayResult = await call<HistoryData>(
+      ctx.app,
+      '/api/device/historyData',
+      { sensorId: day.sensorId, startTime: dayStart, endTime: dayEnd, maxPoints: 10 },
+      { token: day.token },
+    );
+    const dayReadings = dayValues
+      .map((v, i): [number, number] => [dayStart + i * step, v])
+      .filter(([ts]) => ts <= dayEnd);
+    const shown = dayReadings.map(([, v]) => v);
+    expect(dayResult.body.data.points).toEqual(expectedExtremes(dayReadings, origin, 3 * DAY));
+    expect(dayResult.body.data.points).toContainEqual([dayStart + 900 * step, -7.5]);
+    expect(dayResult.body.data.min).toBe(-7.5);
+    expect(dayResult.body.data.max).toBe(Math.max(...shown));
+    expectRounded(dayResult.body.data.avg, shown.reduce((a, b) => a + b, 0) / shown.length);
+    expectRounded(dayResult.body.data.mkt, meanKineticTemperature(shown)!);
+  }, 60_000);
 
   it('answers an empty range with no points and null statistics, and rejects an inverted range', async () => {
     const { sensorId, token } = await seedSeries([1], Date.UTC(2026, 0, 1), 1000);
