@@ -49,6 +49,10 @@ interface Outcome {
 
 class ClaimLost extends Error {}
 
+/** Where the worker reads the time: the system clock, or one a test moves by hand. */
+export type Clock = () => Date;
+const systemClock: Clock = () => new Date();
+
 const FINAL_UNSENT: DeliveryStatus[] = [
   DeliveryStatus.Failed,
   DeliveryStatus.NotConfigured,
@@ -90,6 +94,9 @@ export class DeliveryWorker {
     private readonly adapters: Map<string, ChannelAdapter>,
     private readonly options: DeliveryOptions,
     private readonly log: FastifyBaseLogger,
+    // Every due, lease and backoff time is read here, so a test can check the schedule exactly
+    // instead of racing the wall clock.
+    private readonly clock: Clock = systemClock,
   ) {}
 
   start() {
@@ -148,7 +155,7 @@ export class DeliveryWorker {
   }
 
   /** Claims up to `batchSize` due rows for this worker (public for the crash test). */
-  async claim(now = new Date()): Promise<{ rows: ClaimedRow[]; token: string }> {
+  async claim(now = this.clock()): Promise<{ rows: ClaimedRow[]; token: string }> {
     const token = randomUUID();
     const at = now.toISOString();
     const leaseUntil = new Date(now.getTime() + this.options.leaseMs).toISOString();
@@ -307,7 +314,7 @@ export class DeliveryWorker {
         and(
           eq(notificationDeliveries.notificationId, notificationId),
           eq(notificationDeliveries.claimToken, token),
-          gt(notificationDeliveries.leaseUntil, new Date()),
+          gt(notificationDeliveries.leaseUntil, this.clock()),
         ),
       );
     return Boolean(held);
@@ -321,12 +328,16 @@ export class DeliveryWorker {
     if (permanent || row.attempts >= this.options.maxAttempts)
       return { status: DeliveryStatus.Failed, error: message };
     const delay = Math.min(this.options.retryMaxMs, this.options.retryBaseMs * 2 ** (row.attempts - 1));
-    return { status: DeliveryStatus.Retrying, error: message, nextAttemptAt: new Date(Date.now() + delay) };
+    return {
+      status: DeliveryStatus.Retrying,
+      error: message,
+      nextAttemptAt: new Date(this.clock().getTime() + delay),
+    };
   }
 
   /** Alarm records already sent to this number today (UTC) on phone channels, this alarm aside. */
   private async overDailyCap(row: ClaimedRow, phone: string): Promise<boolean> {
-    const dayStart = new Date();
+    const dayStart = new Date(this.clock().getTime());
     dayStart.setUTCHours(0, 0, 0, 0);
     const [counted] = await this.db
       .select({ n: countDistinct(alarmNotifications.alarmId) })
@@ -346,6 +357,7 @@ export class DeliveryWorker {
 
   /** Records the outcome if this worker still holds the claim; false when it lost it. */
   private async finish(row: ClaimedRow, token: string, outcome: Outcome): Promise<boolean> {
+    const now = this.clock();
     return this.db.transaction(async (tx) => {
       const [held] = await tx
         .select({ id: notificationDeliveries.notificationId })
@@ -363,7 +375,7 @@ export class DeliveryWorker {
         .set({
           status: outcome.status,
           lastError: outcome.error ?? null,
-          ...(outcome.status === DeliveryStatus.Sent ? { sentAt: new Date() } : {}),
+          ...(outcome.status === DeliveryStatus.Sent ? { sentAt: now } : {}),
         })
         .where(and(eq(alarmNotifications.id, row.id), eq(alarmNotifications.status, DeliveryStatus.Sending)))
         .returning({ id: alarmNotifications.id });
@@ -375,7 +387,7 @@ export class DeliveryWorker {
           leaseUntil: null,
           nextAttemptAt: outcome.nextAttemptAt ?? null,
           ...(outcome.providerId ? { providerId: outcome.providerId } : {}),
-          updatedAt: new Date(),
+          updatedAt: now,
         })
         .where(eq(notificationDeliveries.notificationId, row.id));
       return true;

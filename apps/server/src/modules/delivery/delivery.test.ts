@@ -10,6 +10,7 @@ import { notices } from '../notices/notices.table';
 import { users } from '../users/users.table';
 import { wechatChannel } from './channels/wechat';
 import { creditBalance, creditCost, grantCredit } from './credits.service';
+import { createDeliveryWorker } from './delivery';
 import { creditLedger, notificationDeliveries } from './delivery.table';
 import { startFakeTwilio, startFakeWechat } from './delivery-test-support';
 
@@ -39,8 +40,11 @@ describe('alarm delivery', () => {
       maxAttempts: 3,
       retryBaseMs: 40,
       retryMaxMs: 10_000,
-      leaseMs: 2_000,
-      httpTimeoutMs: 1_500,
+      // Generous: on a loaded machine the first SMTP handshake alone has taken over 1.5 s, and a
+      // timed-out send is retried (sent twice). The lease stays several timeouts long, as in
+      // config.ts; the restart test moves a worker's clock past it rather than waiting.
+      leaseMs: 20_000,
+      httpTimeoutMs: 5_000,
       dailyCapPerPhone: 40,
       batchSize: 20,
     },
@@ -215,30 +219,47 @@ describe('alarm delivery', () => {
   it('retries with exponential backoff after provider 500s, then succeeds once', async () => {
     const a = await raiseAlarm(['sms']);
     twilio.fail(2, 500);
-    await ctx.app.delivery.deliverDue();
-    let [row] = await rowsOf(a.record.id);
+    // A worker on a clock the test moves by hand: the schedule is checked to the millisecond, and
+    // no retry window can close while a loaded machine is still between two steps.
+    let now = Date.now();
+    const worker = createDeliveryWorker(ctx.app.db, ctx.config, null, ctx.app.log, () => new Date(now));
+    const deliverAt = async (at: number) => {
+      now = at;
+      await worker.deliverDue();
+      return (await rowsOf(a.record.id))[0]!;
+    };
+
+    const firstFailure = now;
+    let row = await deliverAt(firstFailure);
     expect(row).toMatchObject({ status: 'retrying', attempts: 1, sentAt: null });
-    expect(row!.lastError).toContain('500');
-    const firstDelay = row!.delivery!.nextAttemptAt!.getTime() - Date.now();
-    expect(firstDelay).toBeLessThanOrEqual(40);
+    expect(row.lastError).toContain('500');
+    expect(row.delivery!.nextAttemptAt!.getTime()).toBe(firstFailure + 40); // retryBaseMs
 
-    await ctx.app.delivery.deliverDue();
-    expect(twilio.requests).toHaveLength(1); // not due yet
-    await sleep(60);
-    const before = Date.now();
-    await ctx.app.delivery.deliverDue();
-    [row] = await rowsOf(a.record.id);
+    row = await deliverAt(firstFailure + 39);
+    expect(row).toMatchObject({ status: 'retrying', attempts: 1 }); // not due yet
+    expect(twilio.requests).toHaveLength(1);
+
+    const secondFailure = firstFailure + 40;
+    row = await deliverAt(secondFailure);
     expect(row).toMatchObject({ status: 'retrying', attempts: 2 });
+    expect(twilio.requests).toHaveLength(2);
     // Doubled: 80 ms after the second failure.
-    expect(row!.delivery!.nextAttemptAt!.getTime() - before).toBeGreaterThan(60);
+    expect(row.delivery!.nextAttemptAt!.getTime()).toBe(secondFailure + 80);
 
-    await sleep(100);
-    await ctx.app.delivery.deliverDue();
-    [row] = await rowsOf(a.record.id);
+    row = await deliverAt(secondFailure + 79);
+    expect(row).toMatchObject({ status: 'retrying', attempts: 2 });
+    expect(twilio.requests).toHaveLength(2);
+
+    row = await deliverAt(secondFailure + 80);
     expect(row).toMatchObject({ status: 'sent', attempts: 3, lastError: null });
+    expect(row.sentAt!.getTime()).toBe(secondFailure + 80);
     expect(twilio.requests).toHaveLength(3);
     expect(new Set(twilio.requests.map((r) => r.headers['i-twilio-idempotency-token'])).size).toBe(1);
     expect(await creditBalance(ctx.app.db, a.company.id)).toBe(98); // debited once
+
+    // Sent is final, however late the clock.
+    await deliverAt(secondFailure + 60_000);
+    expect(twilio.requests).toHaveLength(3);
   });
 
   it('gives up after the maximum attempts and refunds the credit; a permanent error gives up at once', async () => {
@@ -380,36 +401,34 @@ describe('alarm delivery', () => {
   it('survives a restart: rows claimed by a process that died are delivered once by a new worker', async () => {
     const a = await raiseAlarm(['sms', 'call']);
     // The first process claims the rows, then dies before sending anything.
-    const { rows, token } = await ctx.app.delivery.claim();
+    const claimedAt = Date.now();
+    const { rows, token } = await ctx.app.delivery.claim(new Date(claimedAt));
     expect(rows.map((r) => r.alarmId)).toEqual([a.record.id, a.record.id]);
     expect(Object.values(await statusesOf(a.record.id))).toEqual(['sending', 'sending']);
 
-    // A new process on the same database.
-    const second = await buildApp({ config: ctx.config, database: ctx.database, logger: false as never });
-    await second.ready();
-    try {
-      await second.delivery.deliverDue();
-      expect(twilio.requests).toHaveLength(0); // the lease still holds
-      await sleep(2_100);
-      await second.delivery.deliverDue();
-      expect(await statusesOf(a.record.id)).toEqual({ sms: 'sent', call: 'sent' });
-      expect(twilio.requests).toHaveLength(2);
-      expect((await rowsOf(a.record.id)).map((r) => r.attempts)).toEqual([2, 2]);
+    // A new process on the same database, on a clock the test moves rather than sleeping out the lease.
+    const { leaseMs } = ctx.config.delivery;
+    let now = claimedAt + leaseMs - 1;
+    const second = createDeliveryWorker(ctx.app.db, ctx.config, null, ctx.app.log, () => new Date(now));
+    await second.deliverDue();
+    expect(twilio.requests).toHaveLength(0); // the lease still holds
+    now = claimedAt + leaseMs;
+    await second.deliverDue();
+    expect(await statusesOf(a.record.id)).toEqual({ sms: 'sent', call: 'sent' });
+    expect(twilio.requests).toHaveLength(2);
+    expect((await rowsOf(a.record.id)).map((r) => r.attempts)).toEqual([2, 2]);
 
-      // The first process was only stalled, not dead: its late attempt finds its claim gone and
-      // sends nothing.
-      await ctx.app.delivery.process(rows[0]!, token);
-      expect(twilio.requests).toHaveLength(2);
+    // The first process was only stalled, not dead: its late attempt finds its claim gone and
+    // sends nothing.
+    await ctx.app.delivery.process(rows[0]!, token);
+    expect(twilio.requests).toHaveLength(2);
 
-      // Nothing is sent again, by either worker.
-      await sleep(100);
-      await second.delivery.deliverDue();
-      await ctx.app.delivery.deliverDue();
-      expect(twilio.requests).toHaveLength(2);
-      expect(await creditBalance(ctx.app.db, a.company.id)).toBe(100 - 2 - 1);
-    } finally {
-      await second.close();
-    }
+    // Nothing is sent again, by either worker.
+    now = claimedAt + 2 * leaseMs;
+    await second.deliverDue();
+    await ctx.app.delivery.deliverDue();
+    expect(twilio.requests).toHaveLength(2);
+    expect(await creditBalance(ctx.app.db, a.company.id)).toBe(100 - 2 - 1);
   });
 
   it('two workers on one database deliver each message exactly once (FOR UPDATE SKIP LOCKED)', async () => {

@@ -8,10 +8,16 @@ import { emailChannel } from './channels/email';
 import { smsChannel } from './channels/sms';
 import { wechatChannel } from './channels/wechat';
 import { whatsappChannel } from './channels/whatsapp';
-import { DeliveryWorker } from './delivery-worker';
+import { type Clock, DeliveryWorker } from './delivery-worker';
 
-/** The worker with every channel adapter built from the configuration (not started). */
-export function createDeliveryWorker(db: Db, config: Config, mailer: Mailer | null, log: FastifyBaseLogger) {
+/** The worker with every channel adapter built from the configuration (not started); `clock` is for tests. */
+export function createDeliveryWorker(
+  db: Db,
+  config: Config,
+  mailer: Mailer | null,
+  log: FastifyBaseLogger,
+  clock?: Clock,
+) {
   const timeout = config.delivery.httpTimeoutMs;
   const adapters: ChannelAdapter[] = [
     emailChannel(mailer, timeout),
@@ -20,5 +26,5 @@ export function createDeliveryWorker(db: Db, config: Config, mailer: Mailer | nu
     whatsappChannel(config.twilio, timeout),
     wechatChannel(config.wechat, timeout),
   ];
-  return new DeliveryWorker(db, new Map(adapters.map((a) => [a.channel, a])), config.delivery, log);
+  return new DeliveryWorker(db, new Map(adapters.map((a) => [a.channel, a])), config.delivery, log, clock);
 }
