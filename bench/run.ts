@@ -12,8 +12,13 @@ import { benchIngest } from './ingest.bench';
 
 const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+/** BENCH_ONLY=alarm (or ingest, history; a comma list) runs only those parts. */
+const only = new Set((process.env.BENCH_ONLY ?? 'ingest,alarm,history').split(',').map((s) => s.trim()));
+/** BENCH_EMBEDDED_ONLY=1 leaves PostgreSQL out even when a server answers. */
+const withPostgres = process.env.BENCH_EMBEDDED_ONLY !== '1';
 
 async function freshPostgres(): Promise<{ url: string; drop: () => Promise<void> } | null> {
+  if (!withPostgres) return null;
   const admin = new pg.Client({ connectionString: serverUrl });
   try {
     await admin.connect();
@@ -38,6 +43,12 @@ async function freshPostgres(): Promise<{ url: string; drop: () => Promise<void>
 
 async function main() {
   console.log(`# ColdChain benchmarks (${new Date().toISOString()}, ${seconds} s ingest runs)\n`);
+  if (only.has('ingest')) await ingestFigures();
+  if (only.has('alarm')) await alarmFigures();
+  if (only.has('history')) await historyFigures();
+}
+
+async function ingestFigures() {
   console.log(
     '## Ingest: acknowledged readings per second, MQTT QoS 1, full path (goal: 25k/s embedded, 50k/s PostgreSQL)',
   );
@@ -64,7 +75,9 @@ async function main() {
       await pgIngest.drop();
     }
   } else console.log('- PostgreSQL: skipped (no server at BENCH_DATABASE_URL)');
+}
 
+async function alarmFigures() {
   console.log(
     '\n## Alarm latency: MQTT publish to live socket message, with ~10k readings/s of background load (goal: p50 20 ms or less, p99 100 ms or less)',
   );
@@ -81,7 +94,9 @@ async function main() {
   } finally {
     await pgLatency?.drop();
   }
+}
 
+async function historyFigures() {
   console.log(
     '\n## historyData over a year of 5-minute readings, maxPoints 1000 (goal: p95 15 ms or less); bytes per reading (goal: 60 or less)',
   );

@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts'],
+    // One migrated embedded database for the run, copied by each test file (test/global-setup.ts).
+    globalSetup: ['src/test/global-setup.ts'],
     // Each test file opens its own database (PGlite in memory, or a fresh PostgreSQL database).
     testTimeout: 20_000,
     // Vitest's default is one worker per core minus one: a single worker on a 2-core machine.

@@ -150,13 +150,11 @@ export async function buildApp({ config, database, logger }: BuildAppOptions): P
     mailer,
   });
   app.decorate('delivery', createDeliveryWorker(database.db, config, mailer, app.log));
-  // Wake delivery as soon as the engine has committed what a batch or event raised.
-  const wakeDelivery = () => void app.alarms.idle().then(() => app.delivery.wake());
-  const stopWakeOnReadings = app.ingest.onCommitted(wakeDelivery);
-  const stopWakeOnEvents = app.ingest.onEvent(wakeDelivery);
+  // Wake delivery as soon as the engine has committed an alarm's outbox rows; batches that raise
+  // nothing cost delivery no query.
+  const stopWakeOnAlarms = app.alarms.onRaised(() => app.delivery.wake());
   app.addHook('onClose', async () => {
-    stopWakeOnReadings();
-    stopWakeOnEvents();
+    stopWakeOnAlarms();
     await app.delivery.stop();
     mailer?.close();
   });

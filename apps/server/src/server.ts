@@ -3,7 +3,7 @@ import { buildApp } from './app';
 import { openDatabase } from './db/client';
 import { ConfigError, loadConfig } from './lib/config';
 import { DataDirLockedError, lockDataDir } from './lib/data-dir-lock';
-import { PortInUseError } from './lib/listen';
+import { assertPortsFree, PortInUseError } from './lib/listen';
 import { startAccountCancellationSweep } from './modules/auth/account-cancellation';
 import { seedDemoFleet, startDemoFeed } from './modules/demo/demo-fleet';
 import { seedDemo } from './modules/demo/demo-seed';
@@ -29,6 +29,11 @@ const REMINDER_SWEEP_MS = 3_600_000;
 
 async function main() {
   const config = loadConfig();
+  // A taken port is reported before the database takes its seconds to open.
+  await assertPortsFree(config.host, [
+    [config.port, 'PORT'],
+    [config.mqttPort, 'MQTT_PORT'],
+  ]);
   // PGlite is single-process: a second process on the same DATA_DIR would corrupt it.
   const unlockDataDir = config.databaseUrl ? () => undefined : lockDataDir(config.dataDir, 'the server');
   process.once('exit', unlockDataDir);

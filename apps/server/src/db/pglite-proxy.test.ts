@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase, queryRows } from './client';
+import { plannedOnce } from './planned-once';
 
 /**
  * The server's embedded database runs in a thread of its own (pglite-proxy.ts); these tests drive
@@ -79,5 +80,38 @@ describe('embedded database in its own thread', () => {
     // The outside read waited for the commit, so it never saw the transaction's own row.
     expect(await outside).toBe(0);
     expect(order).toEqual(['transaction ends', 'outside reads']);
+  });
+
+  it('runs a planned-once statement as a prepared one, with every kind of value, in and out of transactions', async () => {
+    const probe = (id: number | null, note: string | null, tags: string) =>
+      plannedOnce(sql`select ${id}::int as id, ${note}::text as note, ${tags}::text[] as tags,
+                             (select count(*)::int from pg_prepared_statements where statement like '%planned-once%') as prepared`);
+    const [first] = await queryRows<Record<string, unknown>>(database.db, probe(1, "it's", '{a,b}'));
+    expect(first).toEqual({ id: 1, note: "it's", tags: ['a', 'b'], prepared: 1 });
+    // The same text again: executed, not prepared a second time; NULLs and quotes survive the literals.
+    const [again] = await queryRows<Record<string, unknown>>(
+      database.db,
+      probe(null, "'; drop table probe; --", '{}'),
+    );
+    expect(again).toEqual({ id: null, note: "'; drop table probe; --", tags: [], prepared: 1 });
+    // A prepared statement outlives a rolled-back transaction, and works inside the next one.
+    await expect(
+      database.db.transaction(async (tx) => {
+        await queryRows(tx, plannedOnce(sql`insert into probe values (${20}, ${'gone'})`));
+        throw new Error('undo');
+      }),
+    ).rejects.toThrow('undo');
+    await database.db.transaction(async (tx) => {
+      await queryRows(tx, plannedOnce(sql`insert into probe values (${21}, ${'kept'})`));
+    });
+    const notes = await queryRows<{ id: number; note: string }>(
+      database.db,
+      sql`select id, note from probe where id in (20, 21) order by id`,
+    );
+    expect(notes).toEqual([{ id: 21, note: 'kept' }]);
+    // A failing execution is an ordinary PostgreSQL error with its code.
+    await expect(
+      queryRows(database.db, plannedOnce(sql`insert into probe values (${21}, ${'twice'})`)),
+    ).rejects.toMatchObject({ cause: { code: '23505' } });
   });
 });

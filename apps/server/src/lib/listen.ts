@@ -1,4 +1,4 @@
-import type { Server } from 'node:net';
+import { createServer, type Server } from 'node:net';
 
 /** Raised when a configured port cannot be used; its message names the setting to change. */
 export class PortInUseError extends Error {}
@@ -28,4 +28,18 @@ export function listenOrExplain(
       resolve(typeof address === 'object' && address ? address.port : port);
     });
   });
+}
+
+/**
+ * Binds and releases each configured port before anything slow starts (the embedded database
+ * takes seconds to open), so a taken port is reported at once. Port 0 (any free port) and an
+ * absent one are skipped. The real listen later still reports a port taken in between.
+ */
+export async function assertPortsFree(host: string, ports: [port: number | null, setting: string][]) {
+  for (const [port, setting] of ports) {
+    if (!port) continue;
+    const probe = createServer();
+    await listenOrExplain(probe, port, host, setting);
+    await new Promise((resolve) => probe.close(resolve));
+  }
 }

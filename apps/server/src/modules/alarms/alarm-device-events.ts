@@ -5,6 +5,7 @@ import { devices } from '../devices/devices.table';
 import type { CommittedEvent } from '../ingest/ingest.service';
 import type { OfflineTransition } from '../telemetry/offline-sweep';
 import { alarmContent } from './alarm-content';
+import { type EvaluationContext, stateKey } from './alarm-context';
 import { initialState, inSlot } from './alarm-engine';
 import { EVENT_TYPES, slotOf } from './alarm-rules';
 import {
@@ -157,34 +158,15 @@ export async function evaluateBackOnline(
   tx: Tx,
   companyId: number,
   offlineSettings: SettingRow[],
+  context: EvaluationContext,
   newestTs: Map<number, number>,
   pushes: PendingPush[],
 ): Promise<void> {
-  if (offlineSettings.length === 0) return;
-  const states = await tx
-    .select()
-    .from(alarmState)
-    .where(
-      and(
-        eq(alarmState.companyId, companyId),
-        inArray(
-          alarmState.settingId,
-          offlineSettings.map((s) => s.id),
-        ),
-        eq(alarmState.sensorId, 0),
-      ),
-    );
-  const open = states.filter((s) => s.state.phase === 'alarm');
-  if (open.length === 0) return;
-  const known = await loadDevices(
-    tx,
-    companyId,
-    open.map((s) => s.deviceId),
-  );
-  for (const row of open) {
-    const setting = offlineSettings.find((s) => s.id === row.settingId)!;
-    const device = known.get(row.deviceId);
-    const ts = newestTs.get(row.deviceId);
+  for (const setting of offlineSettings) {
+    const saved = context.states.get(stateKey(setting.id, 0));
+    if (saved?.state.phase !== 'alarm') continue;
+    const device = context.devices.get(saved.deviceId);
+    const ts = newestTs.get(saved.deviceId);
     if (!device || ts === undefined) continue;
     await endExcursions(tx, companyId, setting.id, 0, ts, ['offline']);
     await insertAlarm(
@@ -196,7 +178,7 @@ export async function evaluateBackOnline(
         alarmType: 'online',
         level: setting.level,
         ts,
-        excursionStart: row.state.since ?? ts,
+        excursionStart: saved.state.since ?? ts,
         value: null,
         content: alarmContent(
           { deviceName: device.name, deviceSerial: device.serial, sensor: null },

@@ -1,28 +1,35 @@
-import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db, Queryable, Tx } from '../../db/client';
-import { devices, sensors } from '../devices/devices.table';
-import type { CommittedEvent, IngestService } from '../ingest/ingest.service';
+import type { Db, Tx } from '../../db/client';
+import type { BatchEvaluator, CommittedEvent, IngestService } from '../ingest/ingest.service';
 import type { CommittedReading } from '../ingest/write-batch';
 import type { LiveHub } from '../live/live-hub';
 import type { OfflineTransition } from '../telemetry/offline-sweep';
+import { loadEvaluationContext, stateKey } from './alarm-context';
 import { evaluateBackOnline, evaluateEvent, evaluateOffline } from './alarm-device-events';
-import { isActive } from './alarm-engine';
 import { VALUE_TYPES } from './alarm-rules';
-import { evaluateSensor, type OpenAlarm } from './alarm-sensor-evaluation';
+import { evaluateSensor } from './alarm-sensor-evaluation';
 import { AlarmSettingsIndex } from './alarm-settings-index';
-import { type PendingPush, type SettingRow, syncDeviceStates, usersWhoMaySeeDevice } from './alarm-writer';
-import { alarmRecords, alarmSettings, alarmState } from './alarms.table';
+import { type PendingPush, type SavedState, saveStates, usersWhoMaySeeDevice } from './alarm-writer';
+
+/** Thrown inside a batch's transaction when judging it failed, so the batch can be written without it. */
+class EvaluationFailed extends Error {
+  constructor(readonly reason: unknown) {
+    super('alarm evaluation failed');
+  }
+}
 
 /**
- * Wires the engine to the platform: committed readings and device events from ingest, offline
- * transitions from the sweep. Work runs one batch at a time (in arrival order, each in one
- * transaction that also saves the engine state), and live messages are pushed after commit.
- * A failed batch is logged; the persisted state makes the next reading carry on from before it.
+ * Wires the engine to the platform: readings from ingest, device events, offline transitions
+ * from the sweep. Readings are judged inside the transaction that writes them, so an alarm
+ * commits with its reading (no window where a crash keeps the reading and loses its alarm) and
+ * reaches the live sockets one commit after the device published it. All work runs one task at
+ * a time, in arrival order, and live messages are pushed after commit. A failed task is logged;
+ * the persisted state makes the next reading carry on from before it.
  */
-export class AlarmEvaluator {
-  private chain: Promise<void> = Promise.resolve();
+export class AlarmEvaluator implements BatchEvaluator {
+  private chain: Promise<unknown> = Promise.resolve();
   private readonly settingsIndex: AlarmSettingsIndex;
+  private readonly raisedListeners = new Set<() => void>();
 
   constructor(
     private readonly db: Db,
@@ -34,46 +41,68 @@ export class AlarmEvaluator {
 
   /** Subscribes to ingest; returns the function that unsubscribes. */
   attach(ingest: IngestService): () => void {
-    const stopReadings = ingest.onCommitted((readings) => this.onReadings(readings));
+    ingest.useEvaluator(this);
     ingest.prioritise((deviceId) => this.settingsIndex.mayAlarm(deviceId));
     const stopEvents = ingest.onEvent((event) => this.onEvent(event));
     return () => {
-      stopReadings();
+      ingest.useEvaluator(null);
       stopEvents();
       this.settingsIndex.close();
     };
   }
 
-  onReadings(committed: CommittedReading[]): Promise<void> {
-    return this.enqueue(async () => {
+  /**
+   * Told after commit whenever alarms were raised, repeated or escalated (their outbox rows are
+   * committed by then): delivery wakes on it. Returns the function that stops listening.
+   */
+  onRaised(listener: () => void): () => void {
+    this.raisedListeners.add(listener);
+    return () => this.raisedListeners.delete(listener);
+  }
+
+  /**
+   * Ingest's batch transaction: `write` stores the readings, then they are judged in the same
+   * transaction. Should judging fail, the readings matter more: the batch is written again on its
+   * own, and judged in a transaction of its own.
+   */
+  writeAndEvaluate<T extends { committed: CommittedReading[] }>(write: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.exclusive(async () => {
       const pushes: PendingPush[] = [];
-      // Readings of devices without any enabled setting cannot alarm: drop them before any query.
-      const alarming = new Set(await this.settingsIndex.withSettings(committed.map((r) => r.deviceId)));
-      const readings = committed.filter((r) => alarming.has(r.deviceId));
-      for (const [companyId, list] of groupBy(readings, (r) => r.companyId)) {
-        // One transaction for the rules, the evaluation and the recipients: on the embedded
-        // database every separate statement waits behind a whole ingest batch.
-        await this.db.transaction(async (tx) => {
-          const settings = await settingsOfDevices(
-            tx,
-            companyId,
-            list.map((r) => r.deviceId),
-          );
-          if (settings.length === 0) return;
-          const from = pushes.length;
-          await evaluateCompanyReadings(tx, companyId, settings, list, pushes);
-          await addRecipients(tx, pushes.slice(from));
+      try {
+        const written = await this.db.transaction(async (tx) => {
+          const result = await write(tx);
+          await this.evaluateReadings(tx, result.committed, pushes).catch((reason: unknown) => {
+            throw new EvaluationFailed(reason);
+          });
+          return result;
         });
+        await this.deliver(pushes);
+        return written;
+      } catch (error) {
+        if (!(error instanceof EvaluationFailed)) throw error;
+        this.log.error(
+          { err: error.reason },
+          'alarm evaluation failed in the ingest transaction; judging apart',
+        );
+        const written = await this.db.transaction(write);
+        await this.judgeApart(written.committed).catch((err: unknown) =>
+          this.log.error({ err }, 'alarm evaluation failed again; the readings are stored unjudged'),
+        );
+        return written;
       }
-      return pushes;
     });
+  }
+
+  /** Judges committed readings in a transaction of their own (tests, and the fallback above). */
+  onReadings(committed: CommittedReading[]): Promise<void> {
+    return this.enqueue(() => this.judgeApart(committed));
   }
 
   onEvent(event: CommittedEvent): Promise<void> {
     return this.enqueue(async () => {
       const pushes: PendingPush[] = [];
       await this.db.transaction((tx) => evaluateEvent(tx, event, pushes));
-      return pushes;
+      await this.deliver(pushes);
     });
   }
 
@@ -84,33 +113,62 @@ export class AlarmEvaluator {
       for (const [companyId, list] of groupBy(transitions, (t) => t.companyId)) {
         await this.db.transaction((tx) => evaluateOffline(tx, companyId, list, now, pushes));
       }
-      return pushes;
+      await this.deliver(pushes);
     });
   }
 
   /** Resolves when everything queued so far is evaluated and pushed (tests, graceful shutdown). */
   async idle(): Promise<void> {
-    let seen: Promise<void>;
+    let seen: Promise<unknown>;
     do {
       seen = this.chain;
-      await seen;
+      await seen.catch(() => undefined);
     } while (seen !== this.chain);
   }
 
-  private enqueue(work: () => Promise<PendingPush[]>): Promise<void> {
-    this.chain = this.chain
-      .then(work)
-      .then((pushes) => this.deliver(pushes))
-      .catch((err: unknown) => this.log.error({ err }, 'alarm evaluation failed'));
-    return this.chain;
+  private async judgeApart(committed: CommittedReading[]) {
+    const pushes: PendingPush[] = [];
+    await this.db.transaction((tx) => this.evaluateReadings(tx, committed, pushes));
+    await this.deliver(pushes);
+  }
+
+  /** Judges readings in the caller's transaction, one company at a time. */
+  private async evaluateReadings(tx: Tx, committed: CommittedReading[], pushes: PendingPush[]) {
+    if (committed.length === 0) return;
+    // Readings of devices without any enabled setting cannot alarm: drop them before any query.
+    const alarming = new Set(
+      await this.settingsIndex.withSettings(
+        committed.map((r) => r.deviceId),
+        tx,
+      ),
+    );
+    if (alarming.size === 0) return;
+    const readings = committed.filter((r) => alarming.has(r.deviceId));
+    for (const [companyId, list] of groupBy(readings, (r) => r.companyId)) {
+      await evaluateCompanyReadings(tx, companyId, list, pushes);
+    }
+  }
+
+  /** Runs `work` after everything queued before it; its failure is the caller's. */
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.chain.catch(() => undefined).then(work);
+    this.chain = result;
+    return result;
+  }
+
+  /** Like `exclusive`, for work nobody waits on: a failure is logged. */
+  private enqueue(work: () => Promise<void>): Promise<void> {
+    return this.exclusive(work).catch((err: unknown) => this.log.error({ err }, 'alarm evaluation failed'));
   }
 
   private async deliver(pushes: PendingPush[]) {
+    if (pushes.length === 0) return;
     for (const push of pushes) {
       const userIds = push.userIds ?? (await usersWhoMaySeeDevice(this.db, push.companyId, push.deviceId));
       // Every instance's sockets: this one directly, the others through the relay (PostgreSQL).
       await this.hub.publish({ userIds, companyId: push.companyId, deviceId: push.deviceId }, push.message);
     }
+    for (const listener of this.raisedListeners) listener();
   }
 }
 
@@ -125,138 +183,52 @@ function groupBy<T>(items: T[], key: (item: T) => number): Map<number, T[]> {
   return groups;
 }
 
-/** Works out each push's recipients once per device, inside the caller's transaction. */
-async function addRecipients(tx: Tx, pushes: PendingPush[]) {
-  const byDevice = new Map<number, number[]>();
-  for (const push of pushes) {
-    let userIds = byDevice.get(push.deviceId);
-    if (!userIds) {
-      userIds = await usersWhoMaySeeDevice(tx, push.companyId, push.deviceId);
-      byDevice.set(push.deviceId, userIds);
-    }
-    push.userIds = userIds;
-  }
-}
-
-function settingsOfDevices(db: Queryable, companyId: number, deviceIds: number[]): Promise<SettingRow[]> {
-  return db
-    .select()
-    .from(alarmSettings)
-    .where(
-      and(
-        eq(alarmSettings.companyId, companyId),
-        inArray(alarmSettings.deviceId, [...new Set(deviceIds)]),
-        eq(alarmSettings.enabled, true),
-      ),
-    );
-}
-
 async function evaluateCompanyReadings(
   tx: Tx,
   companyId: number,
-  settings: SettingRow[],
   readings: CommittedReading[],
   pushes: PendingPush[],
 ): Promise<void> {
   const deviceIds = [...new Set(readings.map((r) => r.deviceId))];
+  const context = await loadEvaluationContext(tx, companyId, deviceIds);
+  if (context.settings.length === 0) return;
   const newestTs = new Map<number, number>();
   for (const r of readings) newestTs.set(r.deviceId, Math.max(newestTs.get(r.deviceId) ?? 0, r.ts));
   await evaluateBackOnline(
     tx,
     companyId,
-    settings.filter((s) => s.alarmType === 'offline'),
+    context.settings.filter((s) => s.alarmType === 'offline'),
+    context,
     newestTs,
     pushes,
   );
 
-  const valueSettings = settings.filter((s) => VALUE_TYPES.includes(s.alarmType as never));
+  const valueSettings = context.settings.filter((s) => VALUE_TYPES.includes(s.alarmType as never));
   if (valueSettings.length === 0) return;
-  const settingIds = valueSettings.map((s) => s.id);
-  const [deviceRows, sensorRows, stateRows, openRows] = await Promise.all([
-    tx
-      .select({
-        id: devices.id,
-        companyId: devices.companyId,
-        name: devices.name,
-        serial: devices.serial,
-        groupId: devices.groupId,
-      })
-      .from(devices)
-      .where(and(eq(devices.companyId, companyId), inArray(devices.id, deviceIds))),
-    tx
-      .select({
-        id: sensors.id,
-        name: sensors.name,
-        type: sensors.type,
-        unit: sensors.unit,
-        rangeMin: sensors.rangeMin,
-        rangeMax: sensors.rangeMax,
-      })
-      .from(sensors)
-      .where(and(eq(sensors.companyId, companyId), inArray(sensors.deviceId, deviceIds))),
-    tx
-      .select()
-      .from(alarmState)
-      .where(and(eq(alarmState.companyId, companyId), inArray(alarmState.settingId, settingIds))),
-    tx
-      .select({
-        id: alarmRecords.id,
-        settingId: alarmRecords.settingId,
-        sensorId: alarmRecords.sensorId,
-        resolveState: alarmRecords.resolveState,
-      })
-      .from(alarmRecords)
-      .where(
-        and(
-          eq(alarmRecords.companyId, companyId),
-          inArray(alarmRecords.settingId, settingIds),
-          isNull(alarmRecords.endTime),
-        ),
-      )
-      .orderBy(alarmRecords.id),
-  ]);
-  const deviceById = new Map(deviceRows.map((d) => [d.id, d]));
-  const sensorById = new Map(sensorRows.map((s) => [s.id, s]));
-  const stateOf = new Map(stateRows.map((s) => [`${s.settingId}:${s.sensorId}`, s.state]));
-  // The newest open record of a (setting, sensor) is the alarm that repeats and escalates.
-  const openOf = new Map(openRows.map((r) => [`${r.settingId}:${r.sensorId}`, r as OpenAlarm]));
-
+  const saved: SavedState[] = [];
   for (const setting of valueSettings) {
-    const device = deviceById.get(setting.deviceId);
+    const device = context.devices.get(setting.deviceId);
     if (!device) continue;
     const mine = readings.filter(
       (r) =>
         r.deviceId === setting.deviceId && (setting.sensorId === null || r.sensorId === setting.sensorId),
     );
     for (const [sensorId, list] of groupBy(mine, (r) => r.sensorId)) {
-      const sensor = sensorById.get(sensorId);
+      const sensor = context.sensors.get(sensorId);
       if (!sensor) continue;
-      const key = `${setting.id}:${sensorId}`;
+      const key = stateKey(setting.id, sensorId);
       const state = await evaluateSensor(
         tx,
         setting,
         device,
         sensor,
         list,
-        stateOf.get(key),
-        openOf.get(key),
+        context.states.get(key)?.state,
+        context.open.get(key),
         pushes,
       );
-      await tx
-        .insert(alarmState)
-        .values({
-          settingId: setting.id,
-          sensorId,
-          companyId,
-          deviceId: device.id,
-          state,
-          active: isActive(state),
-        })
-        .onConflictDoUpdate({
-          target: [alarmState.settingId, alarmState.sensorId],
-          set: { state, active: isActive(state), updatedAt: new Date() },
-        });
+      saved.push({ settingId: setting.id, sensorId, deviceId: device.id, state });
     }
   }
-  await syncDeviceStates(tx, companyId, deviceIds);
+  await saveStates(tx, companyId, saved, deviceIds);
 }

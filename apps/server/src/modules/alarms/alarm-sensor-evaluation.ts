@@ -1,5 +1,4 @@
 import { ResolveState } from '@coldchain/contract';
-import { and, eq } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import type { CommittedReading } from '../ingest/write-batch';
 import { findBackfillExcursions, recordBackfillExcursions } from './alarm-backfill';
@@ -10,13 +9,11 @@ import {
   type DeviceInfo,
   endExcursions,
   insertAlarm,
-  liveAlarmMessage,
+  notifyAgain,
   type PendingPush,
-  queueNotifications,
   type SensorInfo,
   type SettingRow,
 } from './alarm-writer';
-import { alarmRecords } from './alarms.table';
 
 /** The newest open alarm of a (setting, sensor): the one that repeats and escalates. */
 export interface OpenAlarm {
@@ -76,29 +73,19 @@ export async function evaluateSensor(
         await endExcursions(tx, device.companyId, setting.id, sensor.id, action.ts, VALUE_TYPES);
         current = undefined;
       } else if (current) {
-        const [row] = await tx
-          .update(alarmRecords)
-          .set(
-            action.kind === 'repeat'
-              ? { count: action.sequence, lastValue: action.value }
-              : { level: action.level, lastValue: action.value },
-          )
-          .where(and(eq(alarmRecords.companyId, device.companyId), eq(alarmRecords.id, current.id)))
-          .returning();
-        if (!row) continue;
         // A repeat is a new notification round; an escalation notifies again at the higher level
         // within the current round (delivery may route levels to other people), so it does not
         // use up the max alarm count.
-        await queueNotifications(tx, setting, row.id, row.count, row.level);
-        pushes.push({
-          companyId: device.companyId,
-          deviceId: device.id,
-          message: liveAlarmMessage(device, sensor, row.alarmType as never, action.ts, row.content, {
-            alarmId: row.id,
-            level: row.level,
-            count: row.count,
-          }),
-        });
+        await notifyAgain(
+          tx,
+          setting,
+          device,
+          sensor,
+          current.id,
+          action.kind === 'repeat' ? { count: action.sequence } : { level: action.level },
+          action,
+          pushes,
+        );
       }
     }
   }

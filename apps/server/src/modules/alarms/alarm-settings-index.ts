@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import type { Db, Queryable } from '../../db/client';
 import { alarmSettings } from './alarms.table';
 
 const listeners = new Set<() => void>();
@@ -47,9 +47,12 @@ export class AlarmSettingsIndex {
     return this.devices?.has(deviceId) ?? false;
   }
 
-  /** The ids among `deviceIds` that have an enabled setting. */
-  async withSettings(deviceIds: Iterable<number>): Promise<number[]> {
-    const devices = await this.current();
+  /**
+   * The ids among `deviceIds` that have an enabled setting. Inside a transaction, pass it: on the
+   * embedded database a query outside it would wait for it to end.
+   */
+  async withSettings(deviceIds: Iterable<number>, db: Queryable = this.db): Promise<number[]> {
+    const devices = await this.current(db);
     return [...new Set(deviceIds)].filter((id) => devices.has(id));
   }
 
@@ -57,10 +60,10 @@ export class AlarmSettingsIndex {
     this.stopListening();
   }
 
-  private async current(): Promise<Set<number>> {
+  private async current(db: Queryable): Promise<Set<number>> {
     if (this.devices && Date.now() - this.loadedAt < this.maxAgeMs) return this.devices;
     const generation = this.generation;
-    const rows = await this.db
+    const rows = await db
       .selectDistinct({ deviceId: alarmSettings.deviceId })
       .from(alarmSettings)
       .where(eq(alarmSettings.enabled, true));

@@ -1,12 +1,16 @@
 import type { AlarmType } from '@coldchain/contract';
 import { ResolveState } from '@coldchain/contract';
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
-import type { Tx } from '../../db/client';
+import { and, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import { queryRows, type Tx } from '../../db/client';
+import { pgArray } from '../../db/pg-array';
+import { plannedOnce } from '../../db/planned-once';
 import { idToWire } from '../../lib/ids';
 import { companyMembers } from '../companies/companies.table';
 import { devices } from '../devices/devices.table';
 import type { LiveMessage } from '../live/live-hub';
-import { alarmNotifications, alarmRecords, type alarmSettings } from './alarms.table';
+import { usersWhoMaySeeDeviceQuery } from '../org/access';
+import { type EngineState, isActive } from './alarm-engine';
+import { alarmNotifications, alarmRecords, type alarmSettings, alarmState } from './alarms.table';
 
 /**
  * Writing alarms: the record, its outbox rows and the live message, all decided inside the
@@ -70,36 +74,86 @@ export function liveAlarmMessage(
   };
 }
 
-/** One outbox row per notifier x channel; notifiers who have since left the company are skipped. */
-export async function queueNotifications(
+interface WrittenRecord {
+  id: number | string;
+  count: number;
+  level: number;
+  alarm_type: AlarmType;
+  content: { cn: string; en: string } | string;
+  recipients: (number | string)[] | string;
+}
+
+/** JSON columns arrive parsed from one driver and as text from another. */
+const parsed = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value);
+
+/**
+ * Runs a statement that writes one alarm record (`returning` its id, count, level, type and
+ * content) and, in the same statement, queues the notification round it starts: one outbox row
+ * per notifier x channel, for notifiers still in the company. It also answers who may see the
+ * device, so the live message needs no further query. One round trip: on the embedded database
+ * each one waits its turn behind every other statement.
+ */
+async function writeRecordAndNotify(
+  tx: Tx,
+  record: SQL,
+  setting: SettingRow,
+  device: DeviceInfo,
+): Promise<(WrittenRecord & { recipientIds: number[] }) | null> {
+  const [row] = await queryRows<WrittenRecord>(
+    tx,
+    plannedOnce(sql`
+    with rec as (${record} returning id, count, level, alarm_type, content),
+    notified as (
+      insert into ${alarmNotifications} (company_id, alarm_id, user_id, channel, sequence, level)
+      select ${device.companyId}, rec.id, m.user_id, ch.channel, rec.count, rec.level
+      from rec
+      join ${companyMembers} m on m.company_id = ${device.companyId}
+                             and m.user_id = any(${pgArray(setting.notifierIds)}::bigint[])
+      cross join unnest(${pgArray(setting.channels)}::text[]) as ch(channel)
+      returning 1
+    )
+    select rec.id, rec.count, rec.level, rec.alarm_type, rec.content,
+           (select coalesce(json_agg(v.user_id), '[]'::json)
+            from (${usersWhoMaySeeDeviceQuery(device.companyId, device.id)}) v) as recipients
+    from rec`),
+  );
+  if (!row) return null;
+  return { ...row, recipientIds: parsed(row.recipients).map(Number) };
+}
+
+/**
+ * A repeat (a new notification round: `count` = its sequence) or an escalation (a higher level
+ * within the current round) of an open alarm: the record, its outbox rows and its live message.
+ */
+export async function notifyAgain(
   tx: Tx,
   setting: SettingRow,
+  device: DeviceInfo,
+  sensor: SensorInfo,
   alarmId: number,
-  sequence: number,
-  level: number,
-): Promise<number> {
-  if (setting.notifierIds.length === 0 || setting.channels.length === 0) return 0;
-  const members = await tx
-    .select({ userId: companyMembers.userId })
-    .from(companyMembers)
-    .where(
-      and(
-        eq(companyMembers.companyId, setting.companyId),
-        inArray(companyMembers.userId, setting.notifierIds),
-      ),
-    );
-  const rows = members.flatMap((m) =>
-    setting.channels.map((channel) => ({
-      companyId: setting.companyId,
-      alarmId,
-      userId: m.userId,
-      channel,
-      sequence,
-      level,
-    })),
+  change: { count: number } | { level: number },
+  at: { ts: number; value: number },
+  pushes: PendingPush[],
+): Promise<void> {
+  const set = 'count' in change ? sql`count = ${change.count}` : sql`level = ${change.level}`;
+  const row = await writeRecordAndNotify(
+    tx,
+    sql`update ${alarmRecords} set ${set}, last_value = ${at.value}
+        where company_id = ${device.companyId} and id = ${alarmId}`,
+    setting,
+    device,
   );
-  if (rows.length > 0) await tx.insert(alarmNotifications).values(rows);
-  return rows.length;
+  if (!row) return;
+  pushes.push({
+    companyId: device.companyId,
+    deviceId: device.id,
+    userIds: row.recipientIds,
+    message: liveAlarmMessage(device, sensor, row.alarm_type, at.ts, parsed(row.content), {
+      alarmId: Number(row.id),
+      level: row.level,
+      count: row.count,
+    }),
+  });
 }
 
 export interface NewAlarm {
@@ -122,36 +176,32 @@ export interface NewAlarm {
  */
 export async function insertAlarm(tx: Tx, alarm: NewAlarm, pushes: PendingPush[]): Promise<number | null> {
   const sensorKey = alarm.sensor?.id ?? 0;
-  const [row] = await tx
-    .insert(alarmRecords)
-    .values({
-      companyId: alarm.device.companyId,
-      deviceId: alarm.device.id,
-      sensorId: alarm.sensor?.id ?? null,
-      settingId: alarm.setting.id,
-      alarmType: alarm.alarmType,
-      level: alarm.level,
-      alarmTime: new Date(alarm.ts),
-      excursionStart: new Date(alarm.excursionStart),
-      dedupeKey: `${alarm.setting.id}:${sensorKey}:${alarm.alarmType}:${alarm.excursionStart}`,
-      content: alarm.content,
-      lastValue: alarm.value,
-      resolveState: alarm.resolveState ?? ResolveState.Pending,
-    })
-    .onConflictDoNothing({ target: alarmRecords.dedupeKey })
-    .returning({ id: alarmRecords.id });
+  const { device } = alarm;
+  const row = await writeRecordAndNotify(
+    tx,
+    sql`insert into ${alarmRecords} (company_id, device_id, sensor_id, setting_id, alarm_type, level, alarm_time,
+                                      excursion_start, dedupe_key, content, last_value, resolve_state)
+        values (${device.companyId}, ${device.id}, ${alarm.sensor?.id ?? null}, ${alarm.setting.id}, ${alarm.alarmType},
+                ${alarm.level}, ${new Date(alarm.ts).toISOString()}, ${new Date(alarm.excursionStart).toISOString()},
+                ${`${alarm.setting.id}:${sensorKey}:${alarm.alarmType}:${alarm.excursionStart}`},
+                ${JSON.stringify(alarm.content)}::jsonb, ${alarm.value}, ${alarm.resolveState ?? ResolveState.Pending})
+        on conflict (dedupe_key) do nothing`,
+    alarm.setting,
+    device,
+  );
   if (!row) return null;
-  await queueNotifications(tx, alarm.setting, row.id, 1, alarm.level);
+  const id = Number(row.id);
   pushes.push({
-    companyId: alarm.device.companyId,
-    deviceId: alarm.device.id,
-    message: liveAlarmMessage(alarm.device, alarm.sensor, alarm.alarmType, alarm.ts, alarm.content, {
-      alarmId: row.id,
+    companyId: device.companyId,
+    deviceId: device.id,
+    userIds: row.recipientIds,
+    message: liveAlarmMessage(device, alarm.sensor, alarm.alarmType, alarm.ts, alarm.content, {
+      alarmId: id,
       level: alarm.level,
       count: 1,
     }),
   });
-  return row.id;
+  return id;
 }
 
 /**
@@ -199,4 +249,46 @@ export async function syncDeviceStates(tx: Tx, companyId: number, deviceIds: num
     .where(
       and(eq(devices.companyId, companyId), inArray(devices.id, deviceIds), inArray(devices.state, [1, 2])),
     );
+}
+
+export interface SavedState {
+  settingId: number;
+  sensorId: number;
+  deviceId: number;
+  state: EngineState;
+}
+
+/**
+ * Saves the engine states of one company's evaluation and, in the same statement, sets each
+ * device's state from them (2 while any alarm of it is active, else 1; see `syncDeviceStates`).
+ * The sub-statements share one snapshot, so the active flags just written count through `saved`.
+ */
+export async function saveStates(tx: Tx, companyId: number, states: SavedState[], deviceIds: number[]) {
+  const rows = states.map((s) => ({
+    setting_id: s.settingId,
+    sensor_id: s.sensorId,
+    device_id: s.deviceId,
+    state: s.state,
+    active: isActive(s.state),
+  }));
+  await tx.execute(
+    plannedOnce(sql`
+    with saved as (
+      insert into ${alarmState} (setting_id, sensor_id, company_id, device_id, state, active)
+      select x.setting_id, x.sensor_id, ${companyId}, x.device_id, x.state, x.active
+      from json_to_recordset(${JSON.stringify(rows)}::json)
+           as x(setting_id bigint, sensor_id bigint, device_id bigint, state jsonb, active boolean)
+      on conflict (setting_id, sensor_id) do update
+        set state = excluded.state, active = excluded.active, updated_at = now()
+      returning setting_id, sensor_id, device_id, active
+    )
+    update ${devices} d set state = case
+      when exists (select 1 from saved where saved.device_id = d.id and saved.active)
+        or exists (select 1 from ${alarmState} s
+                   where s.company_id = ${companyId} and s.device_id = d.id and s.active
+                     and not exists (select 1 from saved where saved.setting_id = s.setting_id
+                                                          and saved.sensor_id = s.sensor_id))
+      then 2 else 1 end
+    where d.company_id = ${companyId} and d.id = any(${pgArray(deviceIds)}::bigint[]) and d.state in (1, 2)`),
+  );
 }

@@ -1,6 +1,6 @@
 import type { UpRecord } from '@coldchain/contract';
 import { sql } from 'drizzle-orm';
-import { type Db, queryRows } from '../../db/client';
+import { type Db, queryRows, type Tx } from '../../db/client';
 import type { KnownDevice } from './device-directory';
 import { type CommittedReading, type IngestJob, type IngestResult, writeIngestBatch } from './write-batch';
 
@@ -14,8 +14,16 @@ export interface CommittedEvent extends DeviceEvent {
 }
 export type EventListener = (event: CommittedEvent) => void | Promise<void>;
 
-/** Told about every batch after its transaction committed: the alarm engine and live views listen here. */
+/** Told about every batch after its transaction committed (and after the evaluator judged it). */
 export type CommittedListener = (readings: CommittedReading[]) => void | Promise<void>;
+
+/**
+ * Judges each batch inside the transaction that writes it (the alarm engine): it runs the
+ * transaction, so it can order it with its other work and fall back when judging fails.
+ */
+export interface BatchEvaluator {
+  writeAndEvaluate<T extends { committed: CommittedReading[] }>(write: (tx: Tx) => Promise<T>): Promise<T>;
+}
 
 interface Pending extends IngestJob {
   resolve: (result: IngestResult) => void;
@@ -34,6 +42,8 @@ const MAX_JOBS_PER_BATCH = 2000;
 export class IngestService {
   private queue: Pending[] = [];
   private writing = false;
+  /** Batches committed whose messages are not answered yet. */
+  private settling = 0;
   private readonly listeners = new Set<CommittedListener>();
   private readonly eventListeners = new Set<EventListener>();
 
@@ -56,6 +66,12 @@ export class IngestService {
   }
 
   private isUrgent: (deviceId: number) => boolean = () => false;
+  private evaluator: BatchEvaluator | null = null;
+
+  /** Who judges each batch in its transaction (null: nobody; the batch is only written). */
+  useEvaluator(evaluator: BatchEvaluator | null) {
+    this.evaluator = evaluator;
+  }
 
   /** The next transaction's jobs: the urgent ones alone when there are others waiting too. */
   private nextBatch(): Pending[] {
@@ -73,22 +89,39 @@ export class IngestService {
   private async drain() {
     this.writing = true;
     try {
-      while (this.queue.length > 0) {
-        const batch = this.nextBatch();
-        try {
-          const { results, committed } = await this.db.transaction((tx) => writeIngestBatch(tx, batch));
-          for (const [i, job] of batch.entries()) job.resolve(results[i]!);
-          if (committed.length > 0) this.notify(committed);
-        } catch (error) {
-          for (const job of batch) job.reject(error);
-        }
-        // Let what the listeners just started (the alarm engine's transaction) reach the
-        // database before the next batch: on the embedded database, with one connection, it
-        // would otherwise wait behind a whole batch under load.
-        if (this.queue.length > 0) await new Promise((resolve) => setImmediate(resolve));
+      let inFlight = this.queue.length > 0 ? this.write(this.nextBatch()) : null;
+      while (inFlight) {
+        const answer = await inFlight;
+        // The next transaction goes out before this one's devices are answered, so the database
+        // works while this thread sends the acknowledgements (a macrotask later, once the next
+        // batch's first statement is on its way).
+        inFlight = this.queue.length > 0 ? this.write(this.nextBatch()) : null;
+        this.settling++;
+        setImmediate(() => {
+          this.settling--;
+          answer();
+        });
       }
     } finally {
       this.writing = false;
+    }
+  }
+
+  /** Writes a batch; resolves with the function that answers its messages and tells listeners. */
+  private async write(batch: Pending[]): Promise<() => void> {
+    try {
+      const write = (tx: Tx) => writeIngestBatch(tx, batch);
+      const { results, committed } = this.evaluator
+        ? await this.evaluator.writeAndEvaluate(write)
+        : await this.db.transaction(write);
+      return () => {
+        for (const [i, job] of batch.entries()) job.resolve(results[i]!);
+        if (committed.length > 0) this.notify(committed);
+      };
+    } catch (error) {
+      return () => {
+        for (const job of batch) job.reject(error);
+      };
     }
   }
 
@@ -133,6 +166,7 @@ export class IngestService {
 
   /** Resolves when everything queued so far has been written (graceful shutdown). */
   async idle(): Promise<void> {
-    while (this.writing || this.queue.length > 0) await new Promise((r) => setTimeout(r, 5));
+    while (this.writing || this.settling > 0 || this.queue.length > 0)
+      await new Promise((r) => setTimeout(r, 5));
   }
 }

@@ -1,6 +1,8 @@
 import type { UpRecord } from '@coldchain/contract';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { queryRows, type Tx } from '../../db/client';
+import { pgArray } from '../../db/pg-array';
+import { plannedOnce } from '../../db/planned-once';
 import { activationOverR } from '../telemetry/mkt';
 import { packedBefore } from '../telemetry/packing';
 import { minuteRollupFrom } from '../telemetry/reading-sources';
@@ -38,35 +40,53 @@ const HOUR_K = activationOverR();
 const ROLLUP_ORIGIN = '2000-01-01 00:00:00+00';
 
 /**
- * Folds the rows this statement inserted (`ins`) into a rollup table, so rollups stay current
- * with every commit. Each period keeps its extremes with their instants (earliest on ties).
+ * Folds the rows this statement inserted (`ins`) into the rollups, so they stay current with
+ * every commit. The rows are grouped once, by minute (`per_minute`); hours fold the minutes and
+ * days the hours, so only the first level touches every reading. Each period keeps its extremes
+ * with their instants, earliest on ties: the minimum of [value, epoch ms] pairs is the lowest
+ * value at its earliest instant, the maximum of [value, -epoch ms] the highest at its earliest.
+ * Pairs compare in a hash aggregate, with no sort. Instants are whole milliseconds, which a
+ * float8 holds exactly.
  */
-function rollInto(
-  table: 'readings_minute' | 'readings_hourly' | 'readings_daily',
-  period: '1 minute' | '1 hour' | '1 day',
-  /** Only readings from this instant on: the minute rollup is kept a week, older rows would be pruned. */
-  since?: number,
+function rollups(
+  /** The minute rollup is kept a week: readings before this instant would be pruned at once. */
+  minutesFrom: number,
 ) {
-  return sql`
-        insert into ${sql.raw(table)} as h (sensor_id, bucket, n, sum, expsum, min, min_ts, max, max_ts)
-        select sensor_id, date_bin(${period}::interval, ts, ${ROLLUP_ORIGIN}::timestamptz), count(*), sum(value),
-               sum(case when value > -273 then exp(-${HOUR_K}::float8 / (value::float8 + 273.15)) else 0 end),
-               min(value), (array_agg(ts order by value, ts))[1], max(value), (array_agg(ts order by value desc, ts))[1]
-        from ins ${since === undefined ? sql`` : sql`where ts >= ${new Date(since).toISOString()}`} group by 1, 2
+  const upsert = sql`
         on conflict (sensor_id, bucket) do update set
           n = h.n + excluded.n, sum = h.sum + excluded.sum, expsum = h.expsum + excluded.expsum,
           min_ts = case when excluded.min < h.min or (excluded.min = h.min and excluded.min_ts < h.min_ts) then excluded.min_ts else h.min_ts end,
           min = least(h.min, excluded.min),
           max_ts = case when excluded.max > h.max or (excluded.max = h.max and excluded.max_ts < h.max_ts) then excluded.max_ts else h.max_ts end,
           max = greatest(h.max, excluded.max)`;
+  const insertInto = (table: string, from: SQL) => sql`
+        insert into ${sql.raw(table)} as h (sensor_id, bucket, n, sum, expsum, min, min_ts, max, max_ts)
+        select sensor_id, bucket, n, sum, expsum, lo[1], to_timestamp(lo[2] / 1000), hi[1], to_timestamp(-hi[2] / 1000)
+        from ${from}
+        ${upsert}`;
+  const fold = (period: '1 hour' | '1 day', from: string) => sql`
+        select sensor_id, date_bin(${period}::interval, bucket, ${ROLLUP_ORIGIN}::timestamptz) as bucket,
+               sum(n) as n, sum(sum) as sum, sum(expsum) as expsum, min(lo) as lo, max(hi) as hi
+        from ${sql.raw(from)} group by 1, 2`;
+  return sql`
+      per_minute as (
+        select sensor_id, date_bin('1 minute', ts, ${ROLLUP_ORIGIN}::timestamptz) as bucket, count(*) as n,
+               sum(value::float8) as sum,
+               sum(case when value > -273 then exp(-${HOUR_K}::float8 / (value::float8 + 273.15)) else 0 end) as expsum,
+               min(array[value::float8, round(extract(epoch from ts) * 1000)::float8]) as lo,
+               max(array[value::float8, -round(extract(epoch from ts) * 1000)::float8]) as hi
+        from ins group by 1, 2
+      ), minute as (${insertInto('readings_minute', sql`per_minute where bucket >= ${new Date(minutesFrom).toISOString()}`)}
+      ), per_hour as (${fold('1 hour', 'per_minute')}
+      ), hourly as (${insertInto('readings_hourly', sql`per_hour`)}
+      ), daily as (${insertInto('readings_daily', sql`(${fold('1 day', 'per_hour')}) per_day`)}
+      )`;
 }
 
-const pgArray = (values: (string | number | boolean)[]) => `{${values.join(',')}}`;
-
 /**
- * Writes the readings of several messages in the current transaction: one idempotent insert for
- * all of them, the sensors' latest values, and each device's last contact, battery, power, mode
- * and state. Returns a result per job, in order.
+ * Writes the readings of several messages in the current transaction, in one statement: an
+ * idempotent insert for all of them, the sensors' latest values, and each device's last contact,
+ * battery, power, mode, state and position. Returns a result per job, in order.
  */
 export async function writeIngestBatch(
   tx: Tx,
@@ -121,18 +141,66 @@ export async function writeIngestBatch(
     }
   });
 
-  if (sensorIds.length > 0) {
-    // One statement: insert what is new, fold exactly those rows into the minute, hourly and daily rollups, and
-    // report them back so each message learns what was stored and what was a repeat.
-    const inserted = await queryRows<{ sensor_id: string | number; ms: number; backfilled: boolean }>(
-      tx,
-      sql`
-      with ins as (
+  if (deviceState.size === 0) return { results, committed };
+  const deviceIds = [...deviceState.keys()];
+  const newest = deviceIds.map((id) => deviceState.get(id)!.record);
+  const at = deviceIds.map((id) => positions.get(id));
+  // Each device's last contact, battery, power, mode, state and (GPS devices) position. A device is
+  // abnormal (3) while a sensor's latest value is beyond its measuring range: `latest` holds the
+  // values this statement sets, which its own sub-statements cannot see in `sensors`.
+  const contact = sql`
+      contact as (
+        update devices d set
+          last_seen_at = now(),
+          battery = coalesce(u.battery, d.battery),
+          power = coalesce(nullif(u.power, ''), d.power),
+          mode = u.mode,
+          lat = coalesce(u.lat, d.lat),
+          lng = coalesce(u.lng, d.lng),
+          state = case
+            when d.state = 6 then 6
+            when u.mode = 'service' then 5
+            when exists (select 1 from sensors s ${sensorIds.length > 0 ? sql`left join latest l on l.id = s.id` : sql``}
+                         where s.device_id = d.id
+                           and ${sensorIds.length > 0 ? sql`coalesce(l.value, s.value)` : sql`s.value`} is not null
+                           and (${sensorIds.length > 0 ? sql`coalesce(l.value, s.value)` : sql`s.value`} < s.range_min
+                                or ${sensorIds.length > 0 ? sql`coalesce(l.value, s.value)` : sql`s.value`} > s.range_max)) then 3
+            when d.state in (3, 4, 5) then 1
+            else d.state end
+        from unnest(${pgArray(deviceIds)}::bigint[], ${pgArray(newest.map((r) => r.battery ?? 'NULL'))}::smallint[],
+                    ${pgArray(newest.map((r) => r.power ?? '""'))}::text[], ${pgArray(newest.map((r) => r.mode))}::text[],
+                    ${pgArray(at.map((p) => p?.lat ?? 'NULL'))}::float8[], ${pgArray(at.map((p) => p?.lng ?? 'NULL'))}::float8[])
+             as u(id, battery, power, mode, lat, lng)
+        where d.id = u.id
+        returning d.id
+      )`;
+
+  if (sensorIds.length === 0) {
+    // Service-mode messages store nothing; the devices still report in.
+    await tx.execute(plannedOnce(sql`with ${contact} select count(*) from contact`));
+    return { results, committed };
+  }
+
+  const sensorList = [...latest.keys()];
+  const newestValues = sensorList.map((id) => latest.get(id)!);
+  // One statement, one round trip: insert what is new, fold exactly those rows into the minute,
+  // hourly and daily rollups, set the sensors' latest values and the devices' contact, and report
+  // the new rows back so each message learns what was stored and what was a repeat. Every
+  // sub-statement runs to completion whether the final select reads it or not.
+  // Only the exceptions come back: readings not stored (repeats) and stored ones found
+  // back-filled. Returning every new row cost a quarter of the statement, in the database and
+  // again in this thread.
+  const exceptions = await queryRows<{ i: number; backfilled: boolean | null }>(
+    tx,
+    plannedOnce(sql`
+      with input as (
+        select sensor_id, to_timestamp(ms / 1000.0) as ts, ms, value, late, i
+        from unnest(${pgArray(sensorIds)}::bigint[], ${pgArray(instants)}::float8[], ${pgArray(values)}::real[], ${pgArray(late)}::bool[])
+             with ordinality as u(sensor_id, ms, value, late, i)
+      ), ins as (
         insert into readings (sensor_id, ts, value, backfilled)
         select u.sensor_id, u.ts, u.value, u.late or (s.update_time is not null and u.ts < s.update_time)
-        from (select sensor_id, to_timestamp(ms / 1000.0) as ts, ms, value, late
-              from unnest(${pgArray(sensorIds)}::bigint[], ${pgArray(instants)}::float8[], ${pgArray(values)}::real[], ${pgArray(late)}::bool[])
-                   as u(sensor_id, ms, value, late)) u
+        from input u
         join sensors s on s.id = u.sensor_id
         -- Readings of days already packed (packing.ts) are repeats when the packed day holds them.
         where case when u.ms < ${packedBefore(now)}
@@ -143,73 +211,42 @@ export async function writeIngestBatch(
                    else true end
         on conflict do nothing
         returning sensor_id, ts, value, backfilled
-      ), minute as (${rollInto('readings_minute', '1 minute', minuteRollupFrom(now))}
-      ), hourly as (${rollInto('readings_hourly', '1 hour')}
-      ), daily as (${rollInto('readings_daily', '1 day')}
-      )
-      select sensor_id, (extract(epoch from ts) * 1000)::float8 as ms, backfilled from ins`,
-    );
-    const fresh = new Map(inserted.map((r) => [`${r.sensor_id}:${Math.round(r.ms)}`, r.backfilled]));
-    sensorIds.forEach((sensorId, i) => {
-      const key = `${sensorId}:${instants[i]}`;
-      const job = jobs[owner[i]!]!;
-      const result = results[owner[i]!]!;
-      const backfilled = fresh.get(key);
-      if (backfilled === undefined) {
-        result.duplicates++;
-        return;
-      }
-      fresh.delete(key);
-      result.stored++;
-      committed.push({
-        companyId: job.device.companyId,
-        deviceId: job.device.id,
-        sensorId,
-        channel: channels[i]!,
-        ts: instants[i]!,
-        value: values[i]!,
-        mode: modes[i]!,
-        backfilled,
-      });
+      ), ${rollups(minuteRollupFrom(now))}, latest as (
+        update sensors s set value = l.value, update_time = to_timestamp(l.ms / 1000.0)
+        from unnest(${pgArray(sensorList)}::bigint[], ${pgArray(newestValues.map((l) => l.ts))}::float8[],
+                    ${pgArray(newestValues.map((l) => l.value))}::real[]) as l(sensor_id, ms, value)
+        where s.id = l.sensor_id and (s.update_time is null or s.update_time <= to_timestamp(l.ms / 1000.0))
+        returning s.id, s.value
+      ), ${contact}
+      select (u.i - 1)::int as i, ins.backfilled from input u
+      left join ins on ins.sensor_id = u.sensor_id and ins.ts = u.ts
+      where ins.sensor_id is null or ins.backfilled`),
+  );
+  /** Index of a reading -> true: stored, back-filled; false: not stored. Absent: stored, on time. */
+  const exceptional = new Map(exceptions.map((r) => [Number(r.i), r.backfilled === true]));
+  /** A reading sent twice in one batch is stored once: the first is the stored one. */
+  const seen = new Set<string>();
+  sensorIds.forEach((sensorId, i) => {
+    const job = jobs[owner[i]!]!;
+    const result = results[owner[i]!]!;
+    const key = `${sensorId}:${instants[i]}`;
+    const exception = exceptional.get(i);
+    if (exception === false || seen.has(key)) {
+      result.duplicates++;
+      return;
+    }
+    seen.add(key);
+    result.stored++;
+    committed.push({
+      companyId: job.device.companyId,
+      deviceId: job.device.id,
+      sensorId,
+      channel: channels[i]!,
+      ts: instants[i]!,
+      value: values[i]!,
+      mode: modes[i]!,
+      backfilled: exception === true,
     });
-
-    const sensorList = [...latest.keys()];
-    const newestValues = sensorList.map((id) => latest.get(id)!);
-    await tx.execute(sql`
-      update sensors s set value = l.value, update_time = to_timestamp(l.ms / 1000.0)
-      from unnest(${pgArray(sensorList)}::bigint[], ${pgArray(newestValues.map((l) => l.ts))}::float8[],
-                  ${pgArray(newestValues.map((l) => l.value))}::real[]) as l(sensor_id, ms, value)
-      where s.id = l.sensor_id and (s.update_time is null or s.update_time <= to_timestamp(l.ms / 1000.0))`);
-  }
-
-  const deviceIds = [...deviceState.keys()];
-  const newest = deviceIds.map((id) => deviceState.get(id)!.record);
-  await tx.execute(sql`
-    update devices d set
-      last_seen_at = now(),
-      battery = coalesce(u.battery, d.battery),
-      power = coalesce(nullif(u.power, ''), d.power),
-      mode = u.mode,
-      state = case
-        when d.state = 6 then 6
-        when u.mode = 'service' then 5
-        when exists (select 1 from sensors s where s.device_id = d.id and s.value is not null
-                     and (s.value < s.range_min or s.value > s.range_max)) then 3
-        when d.state in (3, 4, 5) then 1
-        else d.state end
-    from unnest(${pgArray(deviceIds)}::bigint[], ${pgArray(newest.map((r) => r.battery ?? 'NULL'))}::smallint[],
-                ${pgArray(newest.map((r) => r.power ?? '""'))}::text[], ${pgArray(newest.map((r) => r.mode))}::text[])
-         as u(id, battery, power, mode)
-    where d.id = u.id`);
-  if (positions.size > 0) {
-    // Only devices with a GPS module send a position; the others cost no extra statement.
-    const ids = [...positions.keys()];
-    const at = ids.map((id) => positions.get(id)!);
-    await tx.execute(sql`
-      update devices d set lat = u.lat, lng = u.lng
-      from unnest(${pgArray(ids)}::bigint[], ${pgArray(at.map((p) => p.lat))}::float8[],
-                  ${pgArray(at.map((p) => p.lng))}::float8[]) as u(id, lat, lng)
-      where d.id = u.id`);
-  }
+  });
   return { results, committed };
 }

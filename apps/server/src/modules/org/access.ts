@@ -118,7 +118,17 @@ export async function usersWhoMaySeeDevice(
 ): Promise<number[]> {
   const rows = await queryRows<{ user_id: string | number }>(
     db,
-    sql`
+    usersWhoMaySeeDeviceQuery(companyId, deviceId),
+  );
+  return rows.map((r) => Number(r.user_id));
+}
+
+/**
+ * The same as a subquery of one column, `user_id`, so a statement that raises an alarm can also
+ * answer who receives it (one round trip instead of two).
+ */
+export function usersWhoMaySeeDeviceQuery(companyId: number, deviceId: number): SQL {
+  return sql`
     SELECT m.user_id FROM ${companyMembers} m
     WHERE m.company_id = ${companyId} AND (
       m.is_admin
@@ -131,9 +141,7 @@ export async function usersWhoMaySeeDevice(
         WHERE r.id = m.role_id AND 'device:view' = ANY(r.tags)
           AND (md.parent_id IS NULL OR dd.path LIKE md.path || '%')
       )
-    )`,
-  );
-  return rows.map((r) => Number(r.user_id));
+    )`;
 }
 
 /** Company administrators: they receive credit and delivery warnings. */

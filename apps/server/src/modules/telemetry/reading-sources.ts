@@ -1,4 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
+import { pgArray } from '../../db/pg-array';
 
 export const MINUTE = 60_000;
 export const HOUR = 3_600_000;
@@ -22,7 +23,6 @@ export function minuteRollupFrom(now: number): number {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
-const idList = (sensorIds: number[]) => `{${sensorIds.join(',')}}`;
 
 /**
  * Every stored reading of the sensors in [from, to) (or [from, to] with `inclusiveEnd`), as rows of
@@ -33,11 +33,11 @@ export function storedReadings(sensorIds: number[], from: number, to: number, in
   const upTo = (column: SQL) => (inclusiveEnd ? sql`${column} <= ${iso(to)}` : sql`${column} < ${iso(to)}`);
   return sql`
     select sensor_id, ts, value, backfilled from readings
-    where sensor_id = any(${idList(sensorIds)}::bigint[]) and ts >= ${iso(from)} and ${upTo(sql`ts`)}
+    where sensor_id = any(${pgArray(sensorIds)}::bigint[]) and ts >= ${iso(from)} and ${upTo(sql`ts`)}
     union all
     select p.sensor_id, u.ts, u.value, u.backfilled
     from readings_packed p cross join lateral unnest(p.ts, p.value, p.backfilled) as u(ts, value, backfilled)
-    where p.sensor_id = any(${idList(sensorIds)}::bigint[])
+    where p.sensor_id = any(${pgArray(sensorIds)}::bigint[])
       and p.day >= ${iso(Math.floor(from / DAY) * DAY)} and p.day <= ${iso(to)}
       and u.ts >= ${iso(from)} and ${upTo(sql`u.ts`)}`;
 }

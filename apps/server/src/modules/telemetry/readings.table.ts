@@ -70,8 +70,7 @@ export const readingsHourly = pgTable(
 
 /**
  * Daily rollup (UTC days), kept current with the hourly one, so a year's chart or statistics read
- * 365 rows. There is no per-minute rollup: loggers record at most once a minute, so it would hold
- * as many rows as the readings themselves (docs/decisions.md, "Reading storage").
+ * 365 rows (docs/decisions.md, "Reading storage").
  */
 export const readingsDaily = pgTable(
   'readings_daily',

@@ -1,0 +1,29 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { migratedDump } from '../db/client';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** A file holding a migrated embedded database (PGlite's data directory dump), or '' on PostgreSQL. */
+    pgliteTemplate: string;
+  }
+}
+
+/**
+ * Builds the migrated embedded database once per run; every test file on PGlite starts from a
+ * copy of it (test-database.ts).
+ */
+export default async function setup(project: TestProject) {
+  if (process.env.TEST_DATABASE_URL) {
+    project.provide('pgliteTemplate', '');
+    return;
+  }
+  const dump = await migratedDump();
+  const dir = mkdtempSync(path.join(tmpdir(), 'cc-test-template-'));
+  const file = path.join(dir, 'migrated.tar');
+  writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
+  project.provide('pgliteTemplate', file);
+  return () => rmSync(dir, { recursive: true, force: true });
+}
