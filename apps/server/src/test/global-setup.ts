@@ -4,15 +4,9 @@ import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { migratedDump } from '../db/client';
 
-declare module 'vitest' {
-  export interface ProvidedContext {
-    /** A file holding a migrated embedded database (PGlite's data directory dump), or '' on PostgreSQL. */
-    pgliteTemplate: string;
-  }
-}
-
 /**
- * Builds the migrated embedded database once per run; every test file on PGlite starts from a
+ * Builds the migrated embedded database once per run (`pgliteTemplate`, declared in
+ * test-database.ts); every test file on PGlite starts from a
  * copy of it (test-database.ts).
  */
 export default async function setup(project: TestProject) {

@@ -18,6 +18,13 @@ export async function openTestDatabase(): Promise<Database> {
   return openPostgresTestDatabase(serverUrl);
 }
 
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** A file holding a migrated embedded database (PGlite's data directory dump), or '' on PostgreSQL. */
+    pgliteTemplate: string;
+  }
+}
+
 let template: Blob | undefined;
 
 /**
