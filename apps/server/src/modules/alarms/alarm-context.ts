@@ -24,8 +24,13 @@ export interface EvaluationContext {
 
 export const stateKey = (settingId: number, sensorId: number) => `${settingId}:${sensorId}`;
 
-/** A setting row as JSON, built once: the table does not change while the server runs. */
+// The rows as JSON, built once: the tables do not change while the server runs. The keys are the
+// tables' field names, which are the names of DeviceInfo, SensorInfo, OpenAlarm and the saved state.
 const SETTING_ROW = jsonRowOf(alarmSettings, 's');
+const DEVICE_INFO = jsonRowOf(devices, 'd', ['id', 'companyId', 'name', 'serial', 'groupId']);
+const SENSOR_INFO = jsonRowOf(sensors, 'x', ['id', 'name', 'type', 'unit', 'rangeMin', 'rangeMax']);
+const SAVED_STATE = jsonRowOf(alarmState, 'a', ['settingId', 'sensorId', 'deviceId', 'state']);
+const OPEN_ALARM = jsonRowOf(alarmRecords, 'r', ['id', 'settingId', 'sensorId', 'resolveState']);
 
 type JsonList<T> = T[] | string;
 const list = <T>(value: JsonList<T>): T[] => (typeof value === 'string' ? (JSON.parse(value) as T[]) : value);
@@ -52,17 +57,13 @@ export async function loadEvaluationContext(
     plannedOnce(sql`select
       (select coalesce(json_agg(${SETTING_ROW} order by s.id), '[]'::json)
        from ${alarmSettings} s where s.company_id = ${companyId} and s.device_id = any(${ids}) and s.enabled) as settings,
-      (select coalesce(json_agg(json_build_object('id', d.id, 'companyId', d.company_id, 'name', d.name,
-                                                  'serial', d.serial, 'groupId', d.group_id)), '[]'::json)
+      (select coalesce(json_agg(${DEVICE_INFO}), '[]'::json)
        from ${devices} d where d.company_id = ${companyId} and d.id = any(${ids})) as devices,
-      (select coalesce(json_agg(json_build_object('id', x.id, 'name', x.name, 'type', x.type, 'unit', x.unit,
-                                                  'rangeMin', x.range_min, 'rangeMax', x.range_max)), '[]'::json)
+      (select coalesce(json_agg(${SENSOR_INFO}), '[]'::json)
        from ${sensors} x where x.company_id = ${companyId} and x.device_id = any(${ids})) as sensors,
-      (select coalesce(json_agg(json_build_object('settingId', a.setting_id, 'sensorId', a.sensor_id,
-                                                  'deviceId', a.device_id, 'state', a.state)), '[]'::json)
+      (select coalesce(json_agg(${SAVED_STATE}), '[]'::json)
        from ${alarmState} a where a.company_id = ${companyId} and a.device_id = any(${ids})) as states,
-      (select coalesce(json_agg(json_build_object('id', r.id, 'settingId', r.setting_id, 'sensorId', r.sensor_id,
-                                                  'resolveState', r.resolve_state) order by r.id), '[]'::json)
+      (select coalesce(json_agg(${OPEN_ALARM} order by r.id), '[]'::json)
        from ${alarmRecords} r where r.company_id = ${companyId} and r.device_id = any(${ids}) and r.end_time is null) as open`),
   );
   const context: EvaluationContext = {

@@ -13,6 +13,7 @@ import {
   endExcursions,
   insertAlarm,
   type PendingPush,
+  type SavedState,
   type SettingRow,
 } from './alarm-writer';
 import { alarmSettings, alarmState } from './alarms.table';
@@ -152,7 +153,8 @@ export async function evaluateOffline(
 
 /**
  * Readings arrived from devices whose offline alarm is open: the alarm ends and an `online`
- * notice goes to the offline setting's notifiers. The notice is born normalized.
+ * notice goes to the offline setting's notifiers. The notice is born normalized. Returns the
+ * offline settings' reset states, for the caller to save with the rest of the evaluation.
  */
 export async function evaluateBackOnline(
   tx: Tx,
@@ -161,7 +163,8 @@ export async function evaluateBackOnline(
   context: EvaluationContext,
   newestTs: Map<number, number>,
   pushes: PendingPush[],
-): Promise<void> {
+): Promise<SavedState[]> {
+  const reset: SavedState[] = [];
   for (const setting of offlineSettings) {
     const saved = context.states.get(stateKey(setting.id, 0));
     if (saved?.state.phase !== 'alarm') continue;
@@ -188,9 +191,12 @@ export async function evaluateBackOnline(
       },
       pushes,
     );
-    await tx
-      .update(alarmState)
-      .set({ state: { ...initialState(), lastTs: ts }, updatedAt: new Date() })
-      .where(and(eq(alarmState.settingId, setting.id), eq(alarmState.sensorId, 0)));
+    reset.push({
+      settingId: setting.id,
+      sensorId: 0,
+      deviceId: device.id,
+      state: { ...initialState(), lastTs: ts },
+    });
   }
+  return reset;
 }

@@ -9,7 +9,7 @@ import { evaluateBackOnline, evaluateEvent, evaluateOffline } from './alarm-devi
 import { VALUE_TYPES } from './alarm-rules';
 import { evaluateSensor } from './alarm-sensor-evaluation';
 import { AlarmSettingsIndex } from './alarm-settings-index';
-import { type PendingPush, type SavedState, saveStates, usersWhoMaySeeDevice } from './alarm-writer';
+import { type PendingPush, saveStates, usersWhoMaySeeDevice } from './alarm-writer';
 
 /** Thrown inside a batch's transaction when judging it failed, so the batch can be written without it. */
 class EvaluationFailed extends Error {
@@ -194,7 +194,8 @@ async function evaluateCompanyReadings(
   if (context.settings.length === 0) return;
   const newestTs = new Map<number, number>();
   for (const r of readings) newestTs.set(r.deviceId, Math.max(newestTs.get(r.deviceId) ?? 0, r.ts));
-  await evaluateBackOnline(
+  // States of both kinds are saved together, in one statement at the end.
+  const saved = await evaluateBackOnline(
     tx,
     companyId,
     context.settings.filter((s) => s.alarmType === 'offline'),
@@ -204,8 +205,6 @@ async function evaluateCompanyReadings(
   );
 
   const valueSettings = context.settings.filter((s) => VALUE_TYPES.includes(s.alarmType as never));
-  if (valueSettings.length === 0) return;
-  const saved: SavedState[] = [];
   for (const setting of valueSettings) {
     const device = context.devices.get(setting.deviceId);
     if (!device) continue;
@@ -230,5 +229,5 @@ async function evaluateCompanyReadings(
       saved.push({ settingId: setting.id, sensorId, deviceId: device.id, state });
     }
   }
-  await saveStates(tx, companyId, saved, deviceIds);
+  if (saved.length > 0) await saveStates(tx, companyId, saved, deviceIds);
 }

@@ -234,21 +234,12 @@ export async function endExcursions(
 }
 
 /**
- * Device state 2 while any of its alarms is active, back to 1 when none. Only states 1 and 2 are
- * the engine's: abnormal (3, set by ingest for values beyond the measuring range), offline,
- * service and disposed win over an alarm.
+ * Device state 2 while any of its alarms is active, back to 1 when none: `saveStates` with no
+ * state to save, so the rule lives in one statement. Used when settings change outside the engine.
  */
 export async function syncDeviceStates(tx: Tx, companyId: number, deviceIds: number[]) {
   if (deviceIds.length === 0) return;
-  await tx
-    .update(devices)
-    .set({
-      state: sql`case when exists (select 1 from alarm_state s where s.company_id = ${devices.companyId}
-                 and s.device_id = ${devices.id} and s.active) then 2 else 1 end`,
-    })
-    .where(
-      and(eq(devices.companyId, companyId), inArray(devices.id, deviceIds), inArray(devices.state, [1, 2])),
-    );
+  await saveStates(tx, companyId, [], deviceIds);
 }
 
 export interface SavedState {
@@ -260,8 +251,10 @@ export interface SavedState {
 
 /**
  * Saves the engine states of one company's evaluation and, in the same statement, sets each
- * device's state from them (2 while any alarm of it is active, else 1; see `syncDeviceStates`).
- * The sub-statements share one snapshot, so the active flags just written count through `saved`.
+ * device's state from them: 2 while any alarm of it is active, back to 1 when none. Only states 1
+ * and 2 are the engine's: abnormal (3, set by ingest for values beyond the measuring range),
+ * offline, service and disposed win over an alarm. The sub-statements share one snapshot, so the
+ * active flags just written count through `saved`.
  */
 export async function saveStates(tx: Tx, companyId: number, states: SavedState[], deviceIds: number[]) {
   const rows = states.map((s) => ({
