@@ -4,7 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useNotify } from '../../router/notify';
 import { checkResetCode, resetPassword, sendResetCode, verifyAccount } from './calls';
-import { accountRules, codeRules, confirmRules, passwordRules } from './form-rules';
+import { accountRules, codeRules } from './form-rules';
+import { NewPasswordFields } from './NewPasswordFields';
 import { PublicCard } from './PublicCard';
 import { SendCodeButton } from './SendCodeButton';
 
@@ -89,22 +90,7 @@ export default function ForgetPage() {
         })
       }
     >
-      <Form.Item
-        name="password"
-        label={t('account.newPassword')}
-        rules={passwordRules(t)}
-        extra={t('account.passwordRule')}
-      >
-        <Input.Password autoComplete="new-password" data-testid="forget-password" />
-      </Form.Item>
-      <Form.Item
-        name="confirmPassword"
-        label={t('account.confirmPassword')}
-        dependencies={['password']}
-        rules={confirmRules(t)}
-      >
-        <Input.Password autoComplete="new-password" data-testid="forget-confirm" />
-      </Form.Item>
+      <NewPasswordFields labelKey="account.newPassword" testIdPrefix="forget" />
       <Button type="primary" htmlType="submit" block loading={busy} data-testid="forget-submit">
         {t('account.forget.submit')}
       </Button>

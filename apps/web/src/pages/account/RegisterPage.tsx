@@ -8,7 +8,8 @@ import { useNotify } from '../../router/notify';
 import { logIn } from '../../session/actions';
 import { safeRedirect } from '../login';
 import { deviceId, fetchAreaCodes, registerAccount, sendRegisterCode } from './calls';
-import { codeRules, confirmRules, passwordRules } from './form-rules';
+import { codeRules } from './form-rules';
+import { NewPasswordFields } from './NewPasswordFields';
 import { PublicCard } from './PublicCard';
 import { SendCodeButton } from './SendCodeButton';
 
@@ -151,22 +152,7 @@ export default function RegisterPage() {
         >
           <Input autoComplete="name" data-testid="register-name" />
         </Form.Item>
-        <Form.Item
-          name="password"
-          label={t('account.password')}
-          rules={passwordRules(t)}
-          extra={t('account.passwordRule')}
-        >
-          <Input.Password autoComplete="new-password" data-testid="register-password" />
-        </Form.Item>
-        <Form.Item
-          name="confirmPassword"
-          label={t('account.confirmPassword')}
-          dependencies={['password']}
-          rules={confirmRules(t)}
-        >
-          <Input.Password autoComplete="new-password" data-testid="register-confirm" />
-        </Form.Item>
+        <NewPasswordFields labelKey="account.password" testIdPrefix="register" />
         <Button type="primary" htmlType="submit" block loading={busy} data-testid="register-submit">
           {t('account.register.submit')}
         </Button>

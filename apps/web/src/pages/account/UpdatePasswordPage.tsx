@@ -7,7 +7,7 @@ import { useNotify } from '../../router/notify';
 import { useAccessToken } from '../../session/queries';
 import { clearSession } from '../../session/storage';
 import { updatePassword } from './calls';
-import { confirmRules, passwordRules } from './form-rules';
+import { NewPasswordFields } from './NewPasswordFields';
 import { PublicCard } from './PublicCard';
 
 interface UpdatePasswordForm {
@@ -59,22 +59,7 @@ export default function UpdatePasswordPage() {
         >
           <Input.Password autoComplete="current-password" data-testid="update-old" />
         </Form.Item>
-        <Form.Item
-          name="password"
-          label={t('account.newPassword')}
-          rules={passwordRules(t)}
-          extra={t('account.passwordRule')}
-        >
-          <Input.Password autoComplete="new-password" data-testid="update-password" />
-        </Form.Item>
-        <Form.Item
-          name="confirmPassword"
-          label={t('account.confirmPassword')}
-          dependencies={['password']}
-          rules={confirmRules(t)}
-        >
-          <Input.Password autoComplete="new-password" data-testid="update-confirm" />
-        </Form.Item>
+        <NewPasswordFields labelKey="account.newPassword" testIdPrefix="update" />
         <Button type="primary" htmlType="submit" block loading={busy} data-testid="update-submit">
           {t('account.updatePassword.submit')}
         </Button>

@@ -1,9 +1,9 @@
-import { Alert, Button, Form, Input } from 'antd';
+import { Alert, Button, Form } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNotify } from '../../router/notify';
 import { updatePassword } from './api';
-import { matchesRule, passwordRule, requiredRule } from './rules';
+import { PasswordFields } from './PasswordFields';
 
 interface PasswordForm {
   oldPassword: string;
@@ -43,24 +43,7 @@ export function PasswordPanel() {
       data-testid="password-panel"
     >
       <Alert type="info" showIcon message={t('profile.password.hint')} style={{ marginBottom: 16 }} />
-      <Form.Item
-        name="oldPassword"
-        label={t('profile.password.old')}
-        rules={[requiredRule(t, t('profile.password.old'))]}
-      >
-        <Input.Password data-testid="password-old" autoComplete="current-password" />
-      </Form.Item>
-      <Form.Item name="password" label={t('profile.password.new')} rules={[passwordRule(t)]}>
-        <Input.Password data-testid="password-new" autoComplete="new-password" />
-      </Form.Item>
-      <Form.Item
-        name="confirmPassword"
-        label={t('profile.password.confirm')}
-        dependencies={['password']}
-        rules={[matchesRule(t, 'password')]}
-      >
-        <Input.Password data-testid="password-confirm" autoComplete="new-password" />
-      </Form.Item>
+      <PasswordFields kind="password" askOld />
       <Button type="primary" htmlType="submit" loading={busy} data-testid="password-submit">
         {t('profile.password.submit')}
       </Button>

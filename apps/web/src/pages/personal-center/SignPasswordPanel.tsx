@@ -1,10 +1,10 @@
-import { Alert, Button, Form, Input, Tag } from 'antd';
+import { Alert, Button, Form, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNotify } from '../../router/notify';
 import { setSignPassword } from './api';
+import { PasswordFields } from './PasswordFields';
 import { useRefreshPersonal } from './queries';
-import { matchesRule, requiredRule, signPasswordRule } from './rules';
 
 interface SignForm {
   oldPassword?: string;
@@ -52,26 +52,7 @@ export function SignPasswordPanel({ isSet }: { isSet: boolean }) {
         style={{ marginBottom: 16 }}
         data-testid="sign-state"
       />
-      {isSet && (
-        <Form.Item
-          name="oldPassword"
-          label={t('profile.sign.old')}
-          rules={[requiredRule(t, t('profile.sign.old'))]}
-        >
-          <Input.Password data-testid="sign-old" autoComplete="off" />
-        </Form.Item>
-      )}
-      <Form.Item name="password" label={t('profile.sign.new')} rules={[signPasswordRule(t)]}>
-        <Input.Password data-testid="sign-new" autoComplete="off" />
-      </Form.Item>
-      <Form.Item
-        name="confirmPassword"
-        label={t('profile.sign.confirm')}
-        dependencies={['password']}
-        rules={[matchesRule(t, 'password')]}
-      >
-        <Input.Password data-testid="sign-confirm" autoComplete="off" />
-      </Form.Item>
+      <PasswordFields kind="sign" askOld={isSet} />
       <Button type="primary" htmlType="submit" loading={busy} data-testid="sign-submit">
         {t(isSet ? 'profile.sign.change' : 'profile.sign.set')}
       </Button>

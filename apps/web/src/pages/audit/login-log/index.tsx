@@ -1,25 +1,15 @@
 import type { LoginLogEntry, PageLoginLogRequest } from '@coldchain/contract';
-import {
-  Button,
-  Card,
-  DatePicker,
-  Flex,
-  Input,
-  Segmented,
-  Select,
-  Table,
-  type TableColumnsType,
-  Tag,
-  Typography,
-} from 'antd';
+import { Card, Flex, Input, Segmented, Select, type TableColumnsType, Tag, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useHasAuthTag } from '../../../session/queries';
 import { formatTime } from '../../devices/format';
-import { ExportModal } from '../ExportModal';
+import { AuditTable } from '../AuditTable';
+import { ExportButton } from '../ExportButton';
 import { methodName, platformName, reasonText } from '../format';
-import { AUDIT_PAGE_SIZE, auditPagination } from '../pagination';
+import { PeriodFilter } from '../PeriodFilter';
+import { AUDIT_PAGE_SIZE } from '../pagination';
 import { type LoginScope, useExportLogins, useLoginLogPage } from '../queries';
 
 /**
@@ -37,7 +27,6 @@ export default function LoginLogPage() {
   const [account, setAccount] = useState('');
   const [status, setStatus] = useState<number | undefined>();
   const [range, setRange] = useState<[Dayjs, Dayjs] | null>(null);
-  const [exporting, setExporting] = useState(false);
   const exportLogins = useExportLogins(scope);
 
   const filters = {
@@ -104,16 +93,13 @@ export default function LoginLogPage() {
               data-testid="login-scope"
             />
           ) : null}
-          <DatePicker.RangePicker
-            showTime
-            format="YYYY-MM-DD HH:mm:ss"
-            placeholder={[t('audit.filter.start'), t('audit.filter.end')]}
+          <PeriodFilter
             value={range}
-            onChange={(value) => {
-              setRange(value?.[0] && value[1] ? [value[0], value[1]] : null);
+            onChange={(period) => {
+              setRange(period);
               setPageNum(1);
             }}
-            data-testid="login-filter-time"
+            testId="login-filter-time"
           />
           <Input.Search
             allowClear
@@ -141,29 +127,23 @@ export default function LoginLogPage() {
             data-testid="login-filter-status"
           />
           {canExport ? (
-            <Button onClick={() => setExporting(true)} data-testid="login-export">
-              {t('audit.export.button')}
-            </Button>
+            <ExportButton
+              testId="login-export"
+              what={t('menu.loginLog')}
+              initialPeriod={range}
+              pending={exportLogins.isPending}
+              onExport={(period) => exportLogins.mutateAsync({ ...period, ...filters })}
+            />
           ) : null}
         </Flex>
-        <Table<LoginLogEntry>
-          rowKey="id"
+        <AuditTable<LoginLogEntry>
           columns={columns}
-          dataSource={page.data?.list ?? []}
-          loading={page.isFetching}
-          scroll={{ x: 'max-content' }}
-          onRow={(r) => ({ className: 'audit-row', 'data-testid': `login-row-${r.id}` })}
-          pagination={auditPagination(t, pageNum, page.data?.total ?? 0, setPageNum)}
+          page={page}
+          pageNum={pageNum}
+          onPageChange={setPageNum}
+          rowTestId={(r) => `login-row-${r.id}`}
         />
       </Card>
-      <ExportModal
-        open={exporting}
-        what={t('menu.loginLog')}
-        initialPeriod={range}
-        pending={exportLogins.isPending}
-        onExport={(period) => exportLogins.mutateAsync({ ...period, ...filters })}
-        onClose={() => setExporting(false)}
-      />
     </div>
   );
 }

@@ -1,23 +1,15 @@
 import { auditActionTitles, type OperationLogEntry, type PageOperationLogRequest } from '@coldchain/contract';
-import {
-  Button,
-  Card,
-  DatePicker,
-  Flex,
-  Input,
-  Select,
-  Table,
-  type TableColumnsType,
-  Typography,
-} from 'antd';
+import { Card, Flex, Input, Select, type TableColumnsType, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useHasAuthTag } from '../../../session/queries';
 import { formatTime } from '../../devices/format';
-import { ExportModal } from '../ExportModal';
+import { AuditTable } from '../AuditTable';
+import { ExportButton } from '../ExportButton';
 import { actionTitle, targetTitle } from '../format';
-import { AUDIT_PAGE_SIZE, auditPagination } from '../pagination';
+import { PeriodFilter } from '../PeriodFilter';
+import { AUDIT_PAGE_SIZE } from '../pagination';
 import { useExportOperations, useOperationLogPage, useOperatorOptions } from '../queries';
 import { ValueDiff } from '../ValueDiff';
 
@@ -34,7 +26,6 @@ export default function OperationLogPage() {
   const operators = useOperatorOptions();
   const [target, setTarget] = useState('');
   const [range, setRange] = useState<[Dayjs, Dayjs] | null>(null);
-  const [exporting, setExporting] = useState(false);
   const exportOperations = useExportOperations();
 
   const filters = {
@@ -89,16 +80,13 @@ export default function OperationLogPage() {
       </Typography.Title>
       <Card>
         <Flex gap="middle" wrap style={{ marginBottom: 16 }}>
-          <DatePicker.RangePicker
-            showTime
-            format="YYYY-MM-DD HH:mm:ss"
-            placeholder={[t('audit.filter.start'), t('audit.filter.end')]}
+          <PeriodFilter
             value={range}
-            onChange={(value) => {
-              setRange(value?.[0] && value[1] ? [value[0], value[1]] : null);
+            onChange={(period) => {
+              setRange(period);
               setPageNum(1);
             }}
-            data-testid="operation-filter-time"
+            testId="operation-filter-time"
           />
           <Select<string>
             allowClear
@@ -142,18 +130,21 @@ export default function OperationLogPage() {
             data-testid="operation-filter-target"
           />
           {canExport ? (
-            <Button onClick={() => setExporting(true)} data-testid="operation-export">
-              {t('audit.export.button')}
-            </Button>
+            <ExportButton
+              testId="operation-export"
+              what={t('menu.operationLog')}
+              initialPeriod={range}
+              pending={exportOperations.isPending}
+              onExport={(period) => exportOperations.mutateAsync({ ...period, ...filters })}
+            />
           ) : null}
         </Flex>
-        <Table<OperationLogEntry>
-          rowKey="id"
+        <AuditTable<OperationLogEntry>
           columns={columns}
-          dataSource={page.data?.list ?? []}
-          loading={page.isFetching}
-          scroll={{ x: 'max-content' }}
-          onRow={(r) => ({ className: 'audit-row', 'data-testid': `operation-row-${r.seq}` })}
+          page={page}
+          pageNum={pageNum}
+          onPageChange={setPageNum}
+          rowTestId={(r) => `operation-row-${r.seq}`}
           expandable={{
             expandedRowRender: (r) => (
               <div data-testid={`operation-detail-${r.seq}`}>
@@ -161,17 +152,8 @@ export default function OperationLogPage() {
               </div>
             ),
           }}
-          pagination={auditPagination(t, pageNum, page.data?.total ?? 0, setPageNum)}
         />
       </Card>
-      <ExportModal
-        open={exporting}
-        what={t('menu.operationLog')}
-        initialPeriod={range}
-        pending={exportOperations.isPending}
-        onExport={(period) => exportOperations.mutateAsync({ ...period, ...filters })}
-        onClose={() => setExporting(false)}
-      />
     </div>
   );
 }

@@ -1,8 +1,7 @@
-import { Card, Form, InputNumber } from 'antd';
+import { Form, InputNumber } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
-import { DevicePicker, useSelectedDevices } from '../DevicePicker';
-import { idsFromSearch } from '../links';
+import { useSelectedDevices } from '../DevicePicker';
+import { OrderForm } from '../OrderForm';
 import { OrderFormFooter, OrderPage, usePlacedOrder } from '../OrderPage';
 import { usePlaceRenewal } from '../queries';
 
@@ -22,7 +21,6 @@ export default function MonitoringDevicePayPage() {
 
 function PayForm() {
   const { t } = useTranslation();
-  const [params] = useSearchParams();
   const [form] = Form.useForm<PayForm>();
   const place = usePlaceRenewal();
   const { placed, submit } = usePlacedOrder((values: PayForm) =>
@@ -34,48 +32,31 @@ function PayForm() {
   const wholeMonths = Number.isInteger(months) && months > 0 ? months : 0;
 
   return (
-    <Card>
-      <Form<PayForm>
-        form={form}
-        layout="vertical"
-        initialValues={{ deviceIds: idsFromSearch(params), months: 12 }}
-        onFinish={submit}
-        style={{ maxWidth: 720 }}
+    <OrderForm<PayForm> form={form} initialValues={{ months: 12 }} onFinish={submit}>
+      <Form.Item
+        name="months"
+        label={t('billing.months')}
+        rules={[
+          { required: true, message: t('billing.rule.months') },
+          {
+            validator: (_, value) =>
+              value === undefined || value === null || (Number.isInteger(value) && value >= 1 && value <= 120)
+                ? Promise.resolve()
+                : Promise.reject(new Error(t('billing.rule.months'))),
+          },
+        ]}
       >
-        <Form.Item
-          name="deviceIds"
-          label={t('billing.devices')}
-          rules={[{ required: true, type: 'array', min: 1, message: t('billing.rule.selectDevices') }]}
-        >
-          <DevicePicker />
-        </Form.Item>
-        <Form.Item
-          name="months"
-          label={t('billing.months')}
-          rules={[
-            { required: true, message: t('billing.rule.months') },
-            {
-              validator: (_, value) =>
-                value === undefined ||
-                value === null ||
-                (Number.isInteger(value) && value >= 1 && value <= 120)
-                  ? Promise.resolve()
-                  : Promise.reject(new Error(t('billing.rule.months'))),
-            },
-          ]}
-        >
-          <InputNumber min={1} max={120} addonAfter={t('billing.monthUnit')} data-testid="months-input" />
-        </Form.Item>
-        <OrderFormFooter
-          kind="renewal"
-          selected={selected}
-          months={wholeMonths}
-          pending={place.isPending}
-          placed={placed}
-          submitLabel={t('billing.submitRenewal')}
-          submitTestId="pay-submit"
-        />
-      </Form>
-    </Card>
+        <InputNumber min={1} max={120} addonAfter={t('billing.monthUnit')} data-testid="months-input" />
+      </Form.Item>
+      <OrderFormFooter
+        kind="renewal"
+        selected={selected}
+        months={wholeMonths}
+        pending={place.isPending}
+        placed={placed}
+        submitLabel={t('billing.submitRenewal')}
+        submitTestId="pay-submit"
+      />
+    </OrderForm>
   );
 }

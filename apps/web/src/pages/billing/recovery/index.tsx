@@ -1,11 +1,10 @@
 import { recoveryMonths } from '@coldchain/contract';
-import { Card, DatePicker, Form } from 'antd';
+import { DatePicker, Form } from 'antd';
 import type { Dayjs } from 'dayjs';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
-import { DevicePicker, useSelectedDevices } from '../DevicePicker';
-import { idsFromSearch } from '../links';
+import { useSelectedDevices } from '../DevicePicker';
+import { OrderForm } from '../OrderForm';
 import { OrderFormFooter, OrderPage, usePlacedOrder } from '../OrderPage';
 import { usePlaceRecovery } from '../queries';
 import { LapsePicker } from './LapsePicker';
@@ -29,7 +28,6 @@ export default function MonitoringDeviceRecoveryPage() {
 
 function RecoveryFormCard() {
   const { t } = useTranslation();
-  const [params] = useSearchParams();
   const [form] = Form.useForm<RecoveryForm>();
   const place = usePlaceRecovery();
   const { placed, submit } = usePlacedOrder(async (values: RecoveryForm) =>
@@ -45,49 +43,34 @@ function RecoveryFormCard() {
   const months = period?.[0] && period[1] ? recoveryMonths(period[0].valueOf(), period[1].valueOf()) : 0;
 
   return (
-    <Card>
-      <Form<RecoveryForm>
-        form={form}
-        layout="vertical"
-        initialValues={{ deviceIds: idsFromSearch(params), period: null }}
-        onFinish={submit}
-        style={{ maxWidth: 720 }}
+    <OrderForm<RecoveryForm> form={form} initialValues={{ period: null }} onFinish={submit}>
+      <LapsePicker
+        deviceIds={deviceIds}
+        onPick={([from, to]) =>
+          form.setFields([{ name: 'period', value: [dayjs(from), dayjs(to)], errors: [] }])
+        }
+      />
+      <Form.Item
+        name="period"
+        label={t('billing.period')}
+        rules={[{ required: true, message: t('billing.rule.selectDevices') }]}
+        extra={t('billing.recoveryRule')}
       >
-        <Form.Item
-          name="deviceIds"
-          label={t('billing.devices')}
-          rules={[{ required: true, type: 'array', min: 1, message: t('billing.rule.selectDevices') }]}
-        >
-          <DevicePicker />
-        </Form.Item>
-        <LapsePicker
-          deviceIds={deviceIds}
-          onPick={([from, to]) =>
-            form.setFields([{ name: 'period', value: [dayjs(from), dayjs(to)], errors: [] }])
-          }
+        <DatePicker.RangePicker
+          showTime
+          disabledDate={(day) => day.isAfter(dayjs())}
+          data-testid="recovery-period"
         />
-        <Form.Item
-          name="period"
-          label={t('billing.period')}
-          rules={[{ required: true, message: t('billing.rule.selectDevices') }]}
-          extra={t('billing.recoveryRule')}
-        >
-          <DatePicker.RangePicker
-            showTime
-            disabledDate={(day) => day.isAfter(dayjs())}
-            data-testid="recovery-period"
-          />
-        </Form.Item>
-        <OrderFormFooter
-          kind="recovery"
-          selected={selected}
-          months={months}
-          pending={place.isPending}
-          placed={placed}
-          submitLabel={t('billing.submitRecovery')}
-          submitTestId="recovery-submit"
-        />
-      </Form>
-    </Card>
+      </Form.Item>
+      <OrderFormFooter
+        kind="recovery"
+        selected={selected}
+        months={months}
+        pending={place.isPending}
+        placed={placed}
+        submitLabel={t('billing.submitRecovery')}
+        submitTestId="recovery-submit"
+      />
+    </OrderForm>
   );
 }

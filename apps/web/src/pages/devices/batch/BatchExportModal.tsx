@@ -1,7 +1,8 @@
 import { EXPORT_MAX_DAYS, type ExportFormat } from '@coldchain/contract';
-import { App, Button, DatePicker, Form, Modal, Radio, Space } from 'antd';
+import { App, Button, DatePicker, Form, Radio, Space } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
+import { BatchModal, type BatchModalProps } from './BatchModal';
 import { saveFile, useExportData } from './batch-queries';
 
 /** Quick periods ending now, in hours. */
@@ -17,15 +18,7 @@ interface Values {
  * readings of the selected monitors over the period, as xlsx or csv, with times in the browser's
  * time zone.
  */
-export function BatchExportModal({
-  deviceIds,
-  open,
-  onClose,
-}: {
-  deviceIds: string[];
-  open: boolean;
-  onClose: (done: boolean) => void;
-}) {
+export function BatchExportModal({ deviceIds, open, onClose }: BatchModalProps) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const [form] = Form.useForm<Values>();
@@ -51,61 +44,58 @@ export function BatchExportModal({
   };
 
   return (
-    <Modal
+    <BatchModal<Values>
       open={open}
+      onClose={onClose}
       title={t('devices.batch.export.title', { count: deviceIds.length })}
-      onCancel={() => onClose(false)}
-      onOk={() => form.submit()}
       okText={t('devices.batch.export.submit')}
-      cancelText={t('devices.add.cancel')}
-      okButtonProps={{ loading: exportData.isPending, 'data-testid': 'batch-export-submit' }}
-      destroyOnHidden
-      mask={{ closable: false }}
+      submitTestId="batch-export-submit"
+      pending={exportData.isPending}
+      form={form}
+      onFinish={submit}
     >
-      <Form form={form} layout="vertical" onFinish={submit} preserve={false}>
-        <Space size="small" style={{ marginBottom: 8 }}>
-          {Object.entries(PRESETS).map(([key, hours]) => (
-            <Button
-              key={key}
-              size="small"
-              data-testid={`batch-export-preset-${key}`}
-              onClick={() => {
-                // One reading of the clock, so the period is exactly `hours` long.
-                const end = dayjs();
-                form.setFieldValue('period', [end.subtract(hours, 'hour'), end]);
-                void form.validateFields(['period']).catch(() => undefined);
-              }}
-            >
-              {t(`devices.batch.export.preset.${key}`)}
-            </Button>
-          ))}
-        </Space>
-        <Form.Item
-          name="period"
-          label={t('devices.batch.export.period')}
-          rules={[
-            {
-              validator: async (_, value: Values['period']) => {
-                if (!value?.[0] || !value[1]) throw new Error(t('devices.batch.selectRequired'));
-                if (value[1].diff(value[0], 'day', true) > EXPORT_MAX_DAYS)
-                  throw new Error(t('devices.batch.export.periodTooLong', { days: EXPORT_MAX_DAYS }));
-              },
+      <Space size="small" style={{ marginBottom: 8 }}>
+        {Object.entries(PRESETS).map(([key, hours]) => (
+          <Button
+            key={key}
+            size="small"
+            data-testid={`batch-export-preset-${key}`}
+            onClick={() => {
+              // One reading of the clock, so the period is exactly `hours` long.
+              const end = dayjs();
+              form.setFieldValue('period', [end.subtract(hours, 'hour'), end]);
+              void form.validateFields(['period']).catch(() => undefined);
+            }}
+          >
+            {t(`devices.batch.export.preset.${key}`)}
+          </Button>
+        ))}
+      </Space>
+      <Form.Item
+        name="period"
+        label={t('devices.batch.export.period')}
+        rules={[
+          {
+            validator: async (_, value: Values['period']) => {
+              if (!value?.[0] || !value[1]) throw new Error(t('devices.batch.selectRequired'));
+              if (value[1].diff(value[0], 'day', true) > EXPORT_MAX_DAYS)
+                throw new Error(t('devices.batch.export.periodTooLong', { days: EXPORT_MAX_DAYS }));
             },
-          ]}
-        >
-          <DatePicker.RangePicker showTime data-testid="batch-export-period" style={{ width: '100%' }} />
-        </Form.Item>
-        <Form.Item
-          name="format"
-          label={t('devices.batch.export.format')}
-          rules={[{ required: true, message: t('devices.batch.export.formatRequired') }]}
-        >
-          <Radio.Group data-testid="batch-export-format">
-            <Radio value="xlsx">Excel (.xlsx)</Radio>
-            <Radio value="csv">CSV (.csv)</Radio>
-          </Radio.Group>
-        </Form.Item>
-      </Form>
-    </Modal>
+          },
+        ]}
+      >
+        <DatePicker.RangePicker showTime data-testid="batch-export-period" style={{ width: '100%' }} />
+      </Form.Item>
+      <Form.Item
+        name="format"
+        label={t('devices.batch.export.format')}
+        rules={[{ required: true, message: t('devices.batch.export.formatRequired') }]}
+      >
+        <Radio.Group data-testid="batch-export-format">
+          <Radio value="xlsx">Excel (.xlsx)</Radio>
+          <Radio value="csv">CSV (.csv)</Radio>
+        </Radio.Group>
+      </Form.Item>
+    </BatchModal>
   );
 }

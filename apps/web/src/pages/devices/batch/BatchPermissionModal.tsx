@@ -1,6 +1,7 @@
 import type { DevicePermissionLevel } from '@coldchain/contract';
-import { App, Form, Modal, Radio, Select, Tag, Typography } from 'antd';
+import { App, Form, Radio, Select, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { BatchModal, type BatchModalProps } from './BatchModal';
 import { useBatchPermission, useDevicePermissions, useMemberOptions } from './batch-queries';
 
 interface Values {
@@ -12,15 +13,7 @@ interface Values {
  * Batch permission (spec section 6: device permissions per user, view or edit): gives the chosen
  * people the right on every selected monitor, or takes it away with "none".
  */
-export function BatchPermissionModal({
-  deviceIds,
-  open,
-  onClose,
-}: {
-  deviceIds: string[];
-  open: boolean;
-  onClose: (done: boolean) => void;
-}) {
+export function BatchPermissionModal({ deviceIds, open, onClose }: BatchModalProps) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const [form] = Form.useForm<Values>();
@@ -40,60 +33,54 @@ export function BatchPermissionModal({
   };
 
   return (
-    <Modal
+    <BatchModal<Values>
       open={open}
+      onClose={onClose}
       title={t('devices.batch.permission.title', { count: deviceIds.length })}
-      onCancel={() => onClose(false)}
-      onOk={() => form.submit()}
       okText={t('devices.batch.submit')}
-      cancelText={t('devices.add.cancel')}
-      okButtonProps={{ loading: grant.isPending, 'data-testid': 'batch-permission-submit' }}
-      destroyOnHidden
-      mask={{ closable: false }}
+      submitTestId="batch-permission-submit"
+      pending={grant.isPending}
+      form={form}
+      onFinish={submit}
+      initialValues={{ permission: 'view' }}
+      intro={
+        current.data && (
+          <div data-testid="device-permissions-current" style={{ marginBottom: 16 }}>
+            <Typography.Text type="secondary">{t('devices.batch.permission.current')}: </Typography.Text>
+            {current.data.length === 0 && (
+              <Typography.Text>{t('devices.batch.permission.nobody')}</Typography.Text>
+            )}
+            {current.data.map((p) => (
+              <Tag key={p.userId}>
+                {p.name} · {t(`devices.batch.permission.${p.permission}`)}
+              </Tag>
+            ))}
+          </div>
+        )
+      }
     >
-      {current.data && (
-        <div data-testid="device-permissions-current" style={{ marginBottom: 16 }}>
-          <Typography.Text type="secondary">{t('devices.batch.permission.current')}: </Typography.Text>
-          {current.data.length === 0 && (
-            <Typography.Text>{t('devices.batch.permission.nobody')}</Typography.Text>
-          )}
-          {current.data.map((p) => (
-            <Tag key={p.userId}>
-              {p.name} · {t(`devices.batch.permission.${p.permission}`)}
-            </Tag>
-          ))}
-        </div>
-      )}
-      <Form
-        form={form}
-        layout="vertical"
-        onFinish={submit}
-        preserve={false}
-        initialValues={{ permission: 'view' }}
+      <Form.Item
+        name="userIds"
+        label={t('devices.batch.permission.users')}
+        rules={[
+          { required: true, type: 'array', min: 1, message: t('devices.batch.permission.usersRequired') },
+        ]}
       >
-        <Form.Item
-          name="userIds"
-          label={t('devices.batch.permission.users')}
-          rules={[
-            { required: true, type: 'array', min: 1, message: t('devices.batch.permission.usersRequired') },
-          ]}
-        >
-          <Select
-            mode="multiple"
-            optionFilterProp="label"
-            loading={members.isLoading}
-            data-testid="batch-permission-users"
-            options={(members.data ?? []).map((m) => ({ value: m.id, label: m.name }))}
-          />
-        </Form.Item>
-        <Form.Item name="permission" label={t('devices.batch.permission.level')}>
-          <Radio.Group data-testid="batch-permission-level">
-            <Radio value="view">{t('devices.batch.permission.view')}</Radio>
-            <Radio value="edit">{t('devices.batch.permission.edit')}</Radio>
-            <Radio value="none">{t('devices.batch.permission.none')}</Radio>
-          </Radio.Group>
-        </Form.Item>
-      </Form>
-    </Modal>
+        <Select
+          mode="multiple"
+          optionFilterProp="label"
+          loading={members.isLoading}
+          data-testid="batch-permission-users"
+          options={(members.data ?? []).map((m) => ({ value: m.id, label: m.name }))}
+        />
+      </Form.Item>
+      <Form.Item name="permission" label={t('devices.batch.permission.level')}>
+        <Radio.Group data-testid="batch-permission-level">
+          <Radio value="view">{t('devices.batch.permission.view')}</Radio>
+          <Radio value="edit">{t('devices.batch.permission.edit')}</Radio>
+          <Radio value="none">{t('devices.batch.permission.none')}</Radio>
+        </Radio.Group>
+      </Form.Item>
+    </BatchModal>
   );
 }

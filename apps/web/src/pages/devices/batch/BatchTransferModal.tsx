@@ -1,7 +1,8 @@
-import { App, Form, Modal, Select } from 'antd';
+import { App, Form, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { flattenGroups } from '../../groups/GroupDialogs';
 import { useDepartmentGroups } from '../../groups/queries';
+import { BatchModal, type BatchModalProps } from './BatchModal';
 import { useBatchTransfer } from './batch-queries';
 
 interface Values {
@@ -14,15 +15,7 @@ interface Values {
  * caller's scope, optionally into one of its groups; without a group they keep theirs only if it
  * is of that department.
  */
-export function BatchTransferModal({
-  deviceIds,
-  open,
-  onClose,
-}: {
-  deviceIds: string[];
-  open: boolean;
-  onClose: (done: boolean) => void;
-}) {
+export function BatchTransferModal({ deviceIds, open, onClose }: BatchModalProps) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const [form] = Form.useForm<Values>();
@@ -46,49 +39,46 @@ export function BatchTransferModal({
   };
 
   return (
-    <Modal
+    <BatchModal<Values>
       open={open}
+      onClose={onClose}
       title={t('devices.batch.transfer.title', { count: deviceIds.length })}
-      onCancel={() => onClose(false)}
-      onOk={() => form.submit()}
       okText={t('devices.batch.submit')}
-      cancelText={t('devices.add.cancel')}
-      okButtonProps={{ loading: transfer.isPending, 'data-testid': 'batch-transfer-submit' }}
-      destroyOnHidden
-      mask={{ closable: false }}
+      submitTestId="batch-transfer-submit"
+      pending={transfer.isPending}
+      form={form}
+      onFinish={submit}
     >
-      <Form form={form} layout="vertical" onFinish={submit} preserve={false}>
-        <Form.Item
-          name="departmentId"
-          label={t('devices.batch.transfer.department')}
-          rules={[{ required: true, message: t('devices.batch.transfer.departmentRequired') }]}
-        >
-          <Select
-            data-testid="batch-transfer-department"
-            loading={departments.isLoading}
-            onChange={() => form.setFieldValue('groupId', undefined)}
-            options={(departments.data ?? []).map((d) => ({
-              value: d.id,
-              label: `${'\u2003'.repeat(d.level - 1)}${d.name}`,
-            }))}
-          />
-        </Form.Item>
-        <Form.Item
-          name="groupId"
-          label={t('devices.batch.transfer.group')}
-          extra={t('devices.batch.transfer.groupHint')}
-        >
-          <Select
-            allowClear
-            data-testid="batch-transfer-group"
-            placeholder={t('devices.batch.transfer.noGroup')}
-            options={flattenGroups(chosen?.groups ?? []).map(({ group, depth }) => ({
-              value: group.id,
-              label: `${'\u2003'.repeat(depth)}${group.name}`,
-            }))}
-          />
-        </Form.Item>
-      </Form>
-    </Modal>
+      <Form.Item
+        name="departmentId"
+        label={t('devices.batch.transfer.department')}
+        rules={[{ required: true, message: t('devices.batch.transfer.departmentRequired') }]}
+      >
+        <Select
+          data-testid="batch-transfer-department"
+          loading={departments.isLoading}
+          onChange={() => form.setFieldValue('groupId', undefined)}
+          options={(departments.data ?? []).map((d) => ({
+            value: d.id,
+            label: `${'\u2003'.repeat(d.level - 1)}${d.name}`,
+          }))}
+        />
+      </Form.Item>
+      <Form.Item
+        name="groupId"
+        label={t('devices.batch.transfer.group')}
+        extra={t('devices.batch.transfer.groupHint')}
+      >
+        <Select
+          allowClear
+          data-testid="batch-transfer-group"
+          placeholder={t('devices.batch.transfer.noGroup')}
+          options={flattenGroups(chosen?.groups ?? []).map(({ group, depth }) => ({
+            value: group.id,
+            label: `${'\u2003'.repeat(depth)}${group.name}`,
+          }))}
+        />
+      </Form.Item>
+    </BatchModal>
   );
 }
