@@ -300,3 +300,29 @@ export interface AlarmRecordView {
   action: string | null;
   endTime: number | null;
 }
+
+/**
+ * What ends an open alarm (`alarmDetail` only). `value`: a reading inside [low, high], the safe
+ * range narrowed by the hysteresis band (null: no bound on that side), with the sensor's latest
+ * reading; `offline`: the device sends data again; `powerOff`: power returns; `resolveOnly`:
+ * nothing ends it but a person resolving it.
+ */
+export type AlarmClearing =
+  | {
+      kind: 'value';
+      low: number | null;
+      high: number | null;
+      /** The band's width inside the limits (0: none), so the text can say why the bound is not the limit. */
+      hysteresis: number;
+      unit: string;
+      latestValue: number | null;
+      latestTs: number | null;
+    }
+  | { kind: 'offline' }
+  | { kind: 'powerOff' }
+  | { kind: 'resolveOnly' };
+
+export interface AlarmDetailView extends AlarmRecordView {
+  /** Null once the alarm has ended or when nothing is pending; absent from older servers. */
+  clearing?: AlarmClearing | null;
+}

@@ -93,11 +93,20 @@ export function classify(rule: ValueRule, value: number): Severity | 'ok' {
   return 'ok';
 }
 
-/** Leaving needs the value inside [lo + h, hi - h] of the innermost limits, so a value hovering at a limit cannot flap. */
-export function isCleared(rule: ValueRule, value: number): boolean {
+/**
+ * The band an alarm clears in: [lo + h, hi - h] of the innermost limits, so a value hovering at a
+ * limit cannot flap; null where the rule has no limit on that side. The alarm detail quotes it
+ * (alarmDetail `clearing`), so the engine and what users are told cannot disagree.
+ */
+export function clearBand(rule: ValueRule): { low: number | null; high: number | null } {
   const lo = rule.preMin ?? rule.min;
   const hi = rule.preMax ?? rule.max;
-  return (lo === null || value >= lo + rule.hysteresis) && (hi === null || value <= hi - rule.hysteresis);
+  return { low: lo === null ? null : lo + rule.hysteresis, high: hi === null ? null : hi - rule.hysteresis };
+}
+
+export function isCleared(rule: ValueRule, value: number): boolean {
+  const { low, high } = clearBand(rule);
+  return (low === null || value >= low) && (high === null || value <= high);
 }
 
 export function alarmTypeOf(rule: ValueRule, severity: Severity): AlarmType {

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { useTestApp } from '../../test/build-app';
+import { call, useTestApp } from '../../test/build-app';
 import { devices } from '../devices/devices.table';
 import type { CommittedReading } from '../ingest/write-batch';
 import { AlarmEvaluator } from './alarm-evaluator';
@@ -236,6 +236,75 @@ describe('alarm evaluation on the hot path', () => {
     expect(await recordsOf(f.device.id)).toHaveLength(2);
   });
 
+  const clearingOf = async (f: { as: { token: string; companyId: number } }, id: number) =>
+    (await call<{ clearing: unknown }>(ctx.app, '/api/alarm/alarmDetail', { id: String(id) }, f.as)).body.data
+      .clearing;
+
+  it('the detail of an open value alarm quotes the band that actually clears it and the latest reading', async () => {
+    const f = await alarmFixture(ctx.app);
+    await f.save({ hysteresis: 0.5 });
+    const now = Date.now();
+    await postReadings(ctx.app, f.device, [
+      { ts: now - 3000, v: 5 },
+      { ts: now - 2000, v: 9.1 },
+    ]);
+    await ctx.app.alarms.idle();
+    const [record] = await recordsOf(f.device.id);
+    expect(await clearingOf(f, record!.id)).toEqual({
+      kind: 'value',
+      low: 2.5,
+      high: 7.5,
+      hysteresis: 0.5,
+      unit: '°C',
+      latestValue: 9.1,
+      latestTs: now - 2000,
+    });
+
+    // Back inside the limits but not the band: still open, and the latest reading follows.
+    await postReadings(ctx.app, f.device, [{ ts: now - 1000, v: 7.6 }]);
+    await ctx.app.alarms.idle();
+    expect(await clearingOf(f, record!.id)).toMatchObject({
+      high: 7.5,
+      latestValue: 7.6,
+      latestTs: now - 1000,
+    });
+    expect((await recordsOf(f.device.id))[0]!.endTime).toBeNull();
+
+    // At the quoted bound it clears, and the ended alarm explains nothing.
+    await postReadings(ctx.app, f.device, [{ ts: now, v: 7.5 }]);
+    await ctx.app.alarms.idle();
+    expect((await recordsOf(f.device.id))[0]!.endTime!.getTime()).toBe(now);
+    expect(await clearingOf(f, record!.id)).toBeNull();
+  });
+
+  it('the detail of an open offline alarm says the device must send data; another company sees nothing', async () => {
+    const f = await alarmFixture(ctx.app);
+    await f.save({
+      carrier: 'device',
+      targetId: f.device.id,
+      alarmType: 'offline',
+      min: undefined,
+      max: undefined,
+    });
+    const now = Date.now();
+    await ctx.app.alarms.onOffline(
+      [{ id: Number(f.device.id), companyId: f.company.id, serial: f.device.serial }],
+      now,
+    );
+    const [record] = await recordsOf(f.device.id);
+    expect(await clearingOf(f, record!.id)).toEqual({ kind: 'offline' });
+    const other = await alarmFixture(ctx.app);
+    const foreign = await call(ctx.app, '/api/alarm/alarmDetail', { id: String(record!.id) }, other.as);
+    expect(foreign.body).toMatchObject({ msgCode: 500, data: null });
+
+    await postReadings(ctx.app, f.device, [{ ts: now + 1000, v: 5 }]);
+    await ctx.app.alarms.idle();
+    const [offline, online] = await recordsOf(f.device.id);
+    expect(await clearingOf(f, offline!.id)).toBeNull();
+    // The online notice is born normalized: nothing to wait for.
+    expect(await clearingOf(f, online!.id)).toBeNull();
+  });
+
   it('device events raise alarms only where a setting of that type exists; powerOn ends power-off', async () => {
     const f = await alarmFixture(ctx.app);
     await f.save({
@@ -251,10 +320,36 @@ describe('alarm evaluation on the hot path', () => {
     await ctx.app.alarms.idle();
     let records = await recordsOf(f.device.id);
     expect(records.map((r) => r.alarmType)).toEqual(['powerOff']);
+    expect(await clearingOf(f, records[0]!.id)).toEqual({ kind: 'powerOff' });
     await postEvent(ctx.app, f.device, 'powerOn', now);
     await ctx.app.alarms.idle();
     records = await recordsOf(f.device.id);
     expect(records.map((r) => [r.alarmType, r.resolveState])).toEqual([['powerOff', 5]]);
+    expect(await clearingOf(f, records[0]!.id)).toBeNull();
+  });
+
+  it('the detail of a low-battery alarm says only resolving ends it, until someone has', async () => {
+    const f = await alarmFixture(ctx.app);
+    await f.save({
+      carrier: 'device',
+      targetId: f.device.id,
+      alarmType: 'lowBattery',
+      min: undefined,
+      max: undefined,
+    });
+    await postEvent(ctx.app, f.device, 'lowBattery', Date.now());
+    await ctx.app.alarms.idle();
+    const [record] = await recordsOf(f.device.id);
+    expect(await clearingOf(f, record!.id)).toEqual({ kind: 'resolveOnly' });
+    const id = String(record!.id);
+    const resolved = await call(
+      ctx.app,
+      '/api/alarm/resolveAlarm',
+      { id, resolveType: 'handled', cause: 'Battery swapped' },
+      f.as,
+    );
+    expect(resolved.body.msgCode).toBe(200);
+    expect(await clearingOf(f, record!.id)).toBeNull();
   });
 
   it('loading mode and readings outside the time slot raise nothing over HTTP either', async () => {

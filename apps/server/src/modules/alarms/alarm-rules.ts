@@ -3,7 +3,7 @@ import type { TimeSlot, ValueRule } from './alarm-engine';
 import type { SensorInfo, SettingRow } from './alarm-writer';
 
 /** Sensor ranges are stored as 4-byte reals; 7 significant digits turn 7.699999809 back into 7.7. */
-function fromReal(value: number): number {
+export function fromReal(value: number): number {
   return Number(value.toPrecision(7));
 }
 

@@ -1,4 +1,5 @@
 import type {
+  AlarmDetailView,
   AlarmRecordView,
   AlarmType,
   Page,
@@ -15,6 +16,7 @@ import { type Actor, recordAudit } from '../audit/audit.service';
 import { devices, sensors } from '../devices/devices.table';
 import { deviceIdsWhere } from '../org/access';
 import { users } from '../users/users.table';
+import { clearingOf } from './alarm-clearing';
 import { requireSignatureIfChecked } from './alarm-signature';
 import { alarmRecords } from './alarms.table';
 
@@ -138,8 +140,9 @@ export async function getAlarmDetail(
   companyId: number,
   scope: SQL,
   wireId: string,
-): Promise<AlarmRecordView> {
-  return presentAlarm(await findAlarm(db, companyId, scope, wireId));
+): Promise<AlarmDetailView> {
+  const alarm = await findAlarm(db, companyId, scope, wireId);
+  return { ...presentAlarm(alarm), clearing: await clearingOf(db, alarm.record) };
 }
 
 /**

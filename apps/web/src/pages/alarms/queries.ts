@@ -1,4 +1,5 @@
 import type {
+  AlarmDetailView,
   AlarmRecordView,
   AlarmSettingListRequest,
   AlarmSettingView,
@@ -38,7 +39,7 @@ export interface AlarmDelivery {
   sentAt: number | null;
 }
 
-export type AlarmDetail = AlarmRecordView;
+export type AlarmDetail = AlarmDetailView;
 
 export const pageAlarms = (body: PageAlarmsRequest) =>
   request<PageOf<AlarmRecordView>>('/api/alarm/pageAlarms', body);

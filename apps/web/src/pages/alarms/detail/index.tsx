@@ -22,6 +22,7 @@ import { formatTime, formatValue } from '../../devices/format';
 import { LevelTag, ResolverName, ResolveStateTag } from '../components';
 import { ALARM_INFO_PATH, contentIn, RESOLVE_TYPES } from '../format';
 import { type AlarmDelivery, useAlarmDetail, useAlarmNotifications, useResolveAlarm } from '../queries';
+import { ClearingNote } from './ClearingNote';
 
 interface ResolveValues {
   resolveType: string;
@@ -102,6 +103,7 @@ export default function AlarmDetailPage() {
           )}
         </Flex>
       </Flex>
+      <ClearingNote alarm={alarm} />
       <Card>
         <Descriptions column={{ xs: 1, md: 2 }} bordered size="small" data-testid="alarm-detail">
           <Descriptions.Item label={t('alarms.column.type')}>
