@@ -1,5 +1,4 @@
 import { render } from '@testing-library/react';
-import Cookies from 'js-cookie';
 import { MemoryRouter, useLocation } from 'react-router';
 import { AppProviders, createQueryClient } from '../App';
 import { AppRoutes } from '../router/AppRoutes';
@@ -27,7 +26,4 @@ export function renderApp(path: string) {
   return { ...view, queryClient };
 }
 
-export function resetBrowserState() {
-  localStorage.clear();
-  for (const name of Object.keys(Cookies.get())) Cookies.remove(name);
-}
+export { resetBrowserState } from './browser-state';

@@ -1,6 +1,9 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
-import { afterEach, vi } from 'vitest';
+import dayjs from 'dayjs';
+import { afterEach, beforeAll, vi } from 'vitest';
+import i18n from '../i18n';
+import { resetBrowserState } from './browser-state';
 import { FakeAudio, FakeWebSocket } from './fake-websocket';
 
 // findBy/waitFor give up after 1 s by default; rendering antd in jsdom on a busy 2-core machine
@@ -37,4 +40,13 @@ afterEach(() => {
   cleanup();
   FakeWebSocket.reset();
   FakeAudio.reset();
+});
+
+// Files share a worker's loaded modules (vitest.config.ts, isolate: false), so the language a
+// file switched to would carry over: each file starts as a first page load does, in English with
+// nothing remembered.
+beforeAll(async () => {
+  resetBrowserState();
+  dayjs.locale('en');
+  await i18n.changeLanguage('en');
 });
