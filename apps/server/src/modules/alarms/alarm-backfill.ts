@@ -1,9 +1,10 @@
 import { ResolveState } from '@coldchain/contract';
-import { and, eq, gte, isNull, lte, or } from 'drizzle-orm';
-import type { Tx } from '../../db/client';
+import { and, eq, gte, isNull, lte, or, sql } from 'drizzle-orm';
+import { queryRows, type Tx } from '../../db/client';
 import type { CommittedReading } from '../ingest/write-batch';
+import { storedReadings } from '../telemetry/reading-sources';
 import { alarmContent } from './alarm-content';
-import { type EngineAction, evaluate, initialState, type ValueRule } from './alarm-engine';
+import { clearBand, type EngineAction, evaluate, initialState, type ValueRule } from './alarm-engine';
 import { limitsFor } from './alarm-rules';
 import {
   type DeviceInfo,
@@ -42,9 +43,35 @@ export function findBackfillExcursions(rule: ValueRule, readings: CommittedReadi
 }
 
 /**
+ * When an excursion the back-fill left open really ended: the first stored reading after the
+ * back-filled ones, up to what the live machine has judged, inside the band the engine clears in.
+ * The live machine never saw that excursion, so it would never end it. Values are stored as
+ * 4-byte reals: compared as numerics, 7.7 stays 7.7 (not 7.699999809), as the engine sees it.
+ */
+async function storedClearing(
+  tx: Tx,
+  rule: ValueRule,
+  sensorId: number,
+  after: number,
+  until: number,
+): Promise<number | null> {
+  if (until <= after) return null;
+  const { low, high } = clearBand(rule);
+  const [row] = await queryRows<{ ts: string | Date | null }>(
+    tx,
+    sql`select min(r.ts) as ts from (${storedReadings([sensorId], after, until)}) r
+        where r.ts > ${new Date(after).toISOString()}
+          and (${low}::numeric is null or r.value::numeric >= ${low}::numeric)
+          and (${high}::numeric is null or r.value::numeric <= ${high}::numeric)`,
+  );
+  return row?.ts ? new Date(row.ts).getTime() : null;
+}
+
+/**
  * Records back-filled excursions that no existing alarm of the same setting, sensor and type
  * already covers (overlapping in time), so an excursion alarmed live is never alarmed again.
- * One that is already over is recorded as normalized, with its end time.
+ * One that is already over, in the back-filled readings or in the stored ones after them up to
+ * `seenUpTo` (the live machine's last reading), is recorded as normalized, with its end time.
  */
 export async function recordBackfillExcursions(
   tx: Tx,
@@ -52,10 +79,15 @@ export async function recordBackfillExcursions(
   setting: SettingRow,
   device: DeviceInfo,
   sensor: SensorInfo,
-  excursions: BackfillExcursion[],
+  late: CommittedReading[],
+  seenUpTo: number,
   pushes: PendingPush[],
 ): Promise<void> {
-  for (const { raise, endTs } of excursions) {
+  const excursions = findBackfillExcursions(rule, late);
+  const lastLate = Math.max(...late.map((r) => r.ts));
+  for (const excursion of excursions) {
+    const { raise } = excursion;
+    const endTs = excursion.endTs ?? (await storedClearing(tx, rule, sensor.id, lastLate, seenUpTo));
     const start = new Date(raise.excursionStart);
     const [covered] = await tx
       .select({ id: alarmRecords.id })

@@ -123,6 +123,33 @@ describe('alarm evaluation on the hot path', () => {
     ).toHaveLength(2);
   });
 
+  it('back-fill: an excursion still out at the last late reading ends at the first stored reading in the band', async () => {
+    const f = await alarmFixture(ctx.app);
+    await f.save({ delaySeconds: 60, hysteresis: 0.5 });
+    const t = Date.now() - 3_600_000;
+    // Live: inside the limits but above the band (7.8 > 7.5) at t+600s, in the band at t+660s.
+    await postReadings(ctx.app, f.device, [
+      { ts: t + 600_000, v: 7.8 },
+      { ts: t + 660_000, v: 7.5 },
+    ]);
+    await ctx.app.alarms.idle();
+    expect(await recordsOf(f.device.id)).toHaveLength(0);
+
+    // The logger's buffer: out from t+400s, alarmed after the delay, still out at its last reading.
+    await postReadings(ctx.app, f.device, [
+      { ts: t + 400_000, v: 9 },
+      { ts: t + 460_000, v: 9 },
+      { ts: t + 520_000, v: 9 },
+    ]);
+    await ctx.app.alarms.idle();
+    const [record, ...more] = await recordsOf(f.device.id);
+    expect(more).toHaveLength(0);
+    expect(record).toMatchObject({ alarmType: 'overLimit', resolveState: 5 });
+    expect(record!.excursionStart.getTime()).toBe(t + 400_000);
+    // Not at 7.8 (inside the limits, outside the band), at 7.5: where the live engine would have ended it.
+    expect(record!.endTime!.getTime()).toBe(t + 660_000);
+  });
+
   it('restart: a new evaluator resumes from the persisted state (no second alarm, repeats continue, delay holds)', async () => {
     const f = await alarmFixture(ctx.app);
     await f.save({ delaySeconds: 30, repeat: 2, repeatIntervalSeconds: 60 });

@@ -1,7 +1,7 @@
 import { ResolveState } from '@coldchain/contract';
 import type { Tx } from '../../db/client';
 import type { CommittedReading } from '../ingest/write-batch';
-import { findBackfillExcursions, recordBackfillExcursions } from './alarm-backfill';
+import { recordBackfillExcursions } from './alarm-backfill';
 import { alarmContent } from './alarm-content';
 import { type EngineState, evaluate, initialState } from './alarm-engine';
 import { limitsFor, VALUE_TYPES, valueRuleOf } from './alarm-rules';
@@ -89,16 +89,8 @@ export async function evaluateSensor(
       }
     }
   }
-  if (late.length > 0) {
-    await recordBackfillExcursions(
-      tx,
-      rule,
-      setting,
-      device,
-      sensor,
-      findBackfillExcursions(rule, late),
-      pushes,
-    );
+  if (late.length > 0 && seenUpTo !== null) {
+    await recordBackfillExcursions(tx, rule, setting, device, sensor, late, seenUpTo, pushes);
   }
   return state;
 }
