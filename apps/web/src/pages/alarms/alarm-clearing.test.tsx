@@ -1,10 +1,11 @@
 import type { AlarmClearing, AlarmDetailView } from '@coldchain/contract';
-import { screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import i18n from '../../i18n';
 import { stubServer } from '../../test/fake-server';
 import { renderApp, resetBrowserState } from '../../test/render-app';
 import { formatTime } from '../devices/format';
+import { OPEN_ALARM_REFRESH_MS } from './queries';
 import { alarmRecord } from './test-fixtures';
 
 const DETAIL = '/alarm/alarmInfo/alarmDetail?id=101';
@@ -36,6 +37,7 @@ beforeEach(async () => {
 });
 
 afterEach(() => {
+  vi.useRealTimers();
   vi.unstubAllGlobals();
 });
 
@@ -99,6 +101,27 @@ describe('alarm detail: why it is still open', () => {
     const block = screen.getByTestId('alarm-clearing');
     expect(block).toHaveTextContent('It clears when a reading is between 2 and 8 °C.');
     expect(block).not.toHaveTextContent('hysteresis');
+  });
+
+  it('reads an open alarm again, and drops the block once the alarm has ended', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let detail: AlarmDetailView = { ...alarmRecord(), clearing: value({ low: 2.5, high: 7.5 }) };
+    vi.unstubAllGlobals();
+    stubServer({
+      user: { id: '7' },
+      overrides: {
+        '/api/alarm/alarmDetail': () => detail,
+        '/api/alarm/alarmNotifications': () => [],
+      },
+    });
+    renderApp(DETAIL);
+    await screen.findByTestId('alarm-clearing', {}, { timeout: 8_000 });
+
+    detail = { ...alarmRecord({ endTime: Date.UTC(2025, 5, 1, 9, 0, 0), resolveState: 5 }), clearing: null };
+    await act(async () => vi.advanceTimersByTimeAsync(OPEN_ALARM_REFRESH_MS - 1_000));
+    expect(screen.getByTestId('alarm-clearing')).toBeInTheDocument();
+    await act(async () => vi.advanceTimersByTimeAsync(1_000));
+    await vi.waitFor(() => expect(screen.queryByTestId('alarm-clearing')).toBeNull());
   });
 
   it.each(['en', 'zh-CN'] as const)('shows nothing for an ended alarm (%s)', async (language) => {

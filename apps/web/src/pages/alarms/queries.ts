@@ -79,11 +79,18 @@ export function useAlarmPage(body: PageAlarmsRequest) {
   });
 }
 
+/** How often an open alarm's detail is read again: its latest reading and whether it has ended. */
+export const OPEN_ALARM_REFRESH_MS = 30_000;
+
 export function useAlarmDetail(id: string | null) {
   return useQuery({
     queryKey: AlarmQueryKey.detail(id ?? ''),
     queryFn: () => fetchAlarmDetail(id ?? ''),
     enabled: !!id,
+    // Live pushes announce new alarms, not their end: an open one is polled so "why it is still
+    // open" follows the readings and disappears once the alarm ends.
+    refetchInterval: (query) =>
+      query.state.data && query.state.data.endTime === null ? OPEN_ALARM_REFRESH_MS : false,
   });
 }
 

@@ -69,7 +69,7 @@ export function ExportModal({
       cancelText={t('audit.export.cancel')}
       okButtonProps={{ loading: pending, 'data-testid': 'audit-export-submit' }}
       destroyOnHidden
-      maskClosable={false}
+      mask={{ closable: false }}
     >
       <Form
         form={form}

@@ -182,7 +182,8 @@ describe('login log', () => {
         selector: '.ant-form-item-explain-error',
       }),
     ).toBeInTheDocument();
-    expect(screen.getByText('Select a file format')).toBeInTheDocument();
+    // Each field's message renders on its own: wait for it rather than expect it in the same frame.
+    expect(await screen.findByText('Select a file format')).toBeInTheDocument();
     expect(bodies(server, '/api/userLoginLog/auditExportUserLog')).toEqual([]);
 
     const [start, end] = screen.getAllByTestId('audit-export-period');

@@ -212,7 +212,7 @@ export default function AlarmDetailPage() {
         open={resolving}
         title={t('alarms.resolve.title')}
         onCancel={() => setResolving(false)}
-        maskClosable={false}
+        mask={{ closable: false }}
         destroyOnHidden
         footer={
           <>

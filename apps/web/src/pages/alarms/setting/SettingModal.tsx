@@ -143,7 +143,7 @@ export function SettingModal({
             : t('alarms.setting.addTitle')
       }
       onCancel={onClose}
-      maskClosable={false}
+      mask={{ closable: false }}
       width={720}
       forceRender
       footer={

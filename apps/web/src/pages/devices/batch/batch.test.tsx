@@ -172,7 +172,8 @@ describe('batch actions on monitors', () => {
     expect(
       await screen.findByText(SELECT_MESSAGE, { selector: '.ant-form-item-explain-error' }),
     ).toBeInTheDocument();
-    expect(screen.getByText('Select a file format')).toBeInTheDocument();
+    // Each field's message renders on its own: wait for it rather than expect it in the same frame.
+    expect(await screen.findByText('Select a file format')).toBeInTheDocument();
     expect(bodies(server, '/api/device/exportData')).toEqual([]);
 
     await userEvent.click(screen.getByTestId('batch-export-preset-7d'));
