@@ -37,6 +37,21 @@ describe('cold-unit curves', () => {
     ).toHaveLength(2);
   });
 
+  it('measures humidity on channel 2 unless the device names its humidity channels', () => {
+    const ts = Date.UTC(2026, 5, 1, 3);
+    const device = { serial: 'S', key: '', profile: FRIDGE, seed: 9, channelCount: 3 };
+    const values = (humidityChannels?: number[]) =>
+      recordAt({ ...device, humidityChannels }, ts).channels.map((c) => c.v);
+    const [, defaultCh2] = values();
+    expect(defaultCh2).toBeGreaterThan(40);
+    // Two thermometers and a hygrometer on channel 3: every temperature near the set point.
+    const [t1, t2, h3] = values([3]);
+    expect(Math.abs(t1! - FRIDGE.setPoint)).toBeLessThan(5);
+    expect(Math.abs(t2! - FRIDGE.setPoint)).toBeLessThan(5);
+    expect(h3).toBeGreaterThan(40);
+    expect(t1).toBe(values()[0]);
+  });
+
   it('back-fills one record per interval over an outage', () => {
     const device = { serial: 'S', key: '', profile: FRIDGE, seed: 3, channelCount: 1 };
     const records = backfillRecords(device, 0, DAY, 300_000);

@@ -1,4 +1,5 @@
 import type {
+  AlarmRecordView,
   DeviceView,
   GroupingDepartment,
   GroupWithDevices,
@@ -8,6 +9,7 @@ import type {
 import { describe, expect, it } from 'vitest';
 import { call, useTestApp } from '../../test/build-app';
 import { login } from '../../test/factories';
+import { sweepOfflineDevices } from '../telemetry/offline-sweep';
 import { DEMO_UNITS, seedDemoFleet } from './demo-fleet';
 import { DEMO_ACCOUNT, DEMO_PASSWORD, seedDemo } from './demo-seed';
 
@@ -19,6 +21,9 @@ describe('demo fleet', () => {
     await seedDemoFleet(ctx.app.db, companyId!, ctx.app.ingest, ctx.app.deviceDirectory);
     // A second start only fills the gap: no duplicates, nothing lost.
     await seedDemoFleet(ctx.app.db, companyId!, ctx.app.ingest, ctx.app.deviceDirectory);
+    await ctx.app.alarms.idle();
+    // The server's offline sweep, as it runs 30 s after start.
+    await ctx.app.alarms.onOffline(await sweepOfflineDevices(ctx.app.db), Date.now());
 
     const token = await login(ctx.app, DEMO_ACCOUNT, DEMO_PASSWORD);
     const page = await call<Page<DeviceView>>(
@@ -85,5 +90,21 @@ describe('demo fleet', () => {
     expect(history.body.data.avg).toBeGreaterThan(3);
     expect(history.body.data.avg).toBeLessThan(8);
     expect(history.body.data.mkt).not.toBeNull();
+
+    // Alarms come from the engine, not from the seed: the warm fridge's over-limit alarm (judged
+    // from its history, reminded three times) and the unplugged one's offline alarm. The delays
+    // keep door openings and defrost cycles of the others quiet.
+    const alarms = await call<Page<AlarmRecordView>>(
+      ctx.app,
+      '/api/alarm/pageAlarms',
+      { pageSize: 50 },
+      { token },
+    );
+    expect(
+      alarms.body.data.list.map((a) => [a.deviceSerial, a.alarmType, a.count, a.resolveState]).sort(),
+    ).toEqual([
+      ['DEMO0011', 'offline', 1, 1],
+      ['DEMO0012', 'overLimit', 3, 1],
+    ]);
   }, 60_000);
 });

@@ -8,6 +8,7 @@ import type { DeviceDirectory } from '../ingest/device-directory';
 import type { IngestService } from '../ingest/ingest.service';
 import { addInventory, type InventoryItem } from '../inventory/inventory.service';
 import type { InventoryChannel } from '../inventory/inventory.table';
+import { seedDemoAlarmSettings } from './demo-alarms';
 import { type DemoGroup, seedDemoOrganisation } from './demo-organisation';
 import { placeDemoDevices } from './demo-positions';
 
@@ -134,6 +135,7 @@ function simulated(unit: DemoUnit, index: number): SimulatedDevice {
     profile: unit.warm ? WARM_FRIDGE : unit.kind === 'freezer' ? FREEZER : FRIDGE,
     seed: 500 + index,
     channelCount: unit.channels.length,
+    humidityChannels: unit.channels.filter((c) => c.type === 'humidity').map((c) => c.ch),
   };
 }
 
@@ -168,7 +170,7 @@ export async function seedDemoFleet(
   const placements = await seedDemoOrganisation(db, companyId);
   for (const unit of DEMO_UNITS) {
     const place = placements.get(unit.group)!;
-    if (!bound.has(unit.serial))
+    if (!bound.has(unit.serial)) {
       await addDevice(
         db,
         { companyId, userId: null, ip: '' },
@@ -179,6 +181,9 @@ export async function seedDemoFleet(
           groupId: String(place.groupId),
         },
       );
+      // Once, when bound: settings a demo user deletes stay deleted.
+      await seedDemoAlarmSettings(db, companyId, unit.serial, unit.kind);
+    }
     // A demo bound before departments existed gets its place once; later moves by users stay.
     else
       await db
@@ -212,13 +217,13 @@ export async function seedDemoFleet(
     const records = backfillRecords(simulated(unit, index), aligned, end, HISTORY_STEP_MS);
     for (let i = 0; i < records.length; i += 500) await ingest.ingest(device, records.slice(i, i + 500));
     // Seeding went through ingest, which stamps last contact as now; this one stopped at `end`.
+    // The server's offline sweep then finds it silent and raises its offline alarm, as it would
+    // for a real monitor; the warm one's over-limit alarm came from its history, through the engine.
     if (unit.offline)
       await db
         .update(devices)
-        .set({ state: 4, lastSeenAt: new Date(end) })
+        .set({ lastSeenAt: new Date(end) })
         .where(eq(devices.id, device.id));
-    // The alarm engine (alarms milestone) will raise this from the warm readings; until then the demo shows it.
-    if (unit.warm) await db.update(devices).set({ state: 2 }).where(eq(devices.id, device.id));
   }
 }
 
