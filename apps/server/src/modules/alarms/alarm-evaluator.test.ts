@@ -234,13 +234,7 @@ describe('alarm evaluation on the hot path', () => {
 
   it('offline sweep -> offline alarm; the next reading -> online notice and the offline alarm normalized', async () => {
     const f = await alarmFixture(ctx.app);
-    await f.save({
-      carrier: 'device',
-      targetId: f.device.id,
-      alarmType: 'offline',
-      min: undefined,
-      max: undefined,
-    });
+    await f.saveDeviceLevel('offline');
     const now = Date.now();
     await ctx.app.alarms.onOffline(
       [{ id: Number(f.device.id), companyId: f.company.id, serial: f.device.serial }],
@@ -306,13 +300,7 @@ describe('alarm evaluation on the hot path', () => {
 
   it('the detail of an open offline alarm says the device must send data; another company sees nothing', async () => {
     const f = await alarmFixture(ctx.app);
-    await f.save({
-      carrier: 'device',
-      targetId: f.device.id,
-      alarmType: 'offline',
-      min: undefined,
-      max: undefined,
-    });
+    await f.saveDeviceLevel('offline');
     const now = Date.now();
     await ctx.app.alarms.onOffline(
       [{ id: Number(f.device.id), companyId: f.company.id, serial: f.device.serial }],
@@ -334,13 +322,7 @@ describe('alarm evaluation on the hot path', () => {
 
   it('device events raise alarms only where a setting of that type exists; powerOn ends power-off', async () => {
     const f = await alarmFixture(ctx.app);
-    await f.save({
-      carrier: 'device',
-      targetId: f.device.id,
-      alarmType: 'powerOff',
-      min: undefined,
-      max: undefined,
-    });
+    await f.saveDeviceLevel('powerOff');
     const now = Date.now();
     await postEvent(ctx.app, f.device, 'lowBattery', now - 2000);
     await postEvent(ctx.app, f.device, 'powerOff', now - 1000);
@@ -357,13 +339,7 @@ describe('alarm evaluation on the hot path', () => {
 
   it('the detail of a low-battery alarm says only resolving ends it, until someone has', async () => {
     const f = await alarmFixture(ctx.app);
-    await f.save({
-      carrier: 'device',
-      targetId: f.device.id,
-      alarmType: 'lowBattery',
-      min: undefined,
-      max: undefined,
-    });
+    await f.saveDeviceLevel('lowBattery');
     await postEvent(ctx.app, f.device, 'lowBattery', Date.now());
     await ctx.app.alarms.idle();
     const [record] = await recordsOf(f.device.id);

@@ -30,7 +30,10 @@ export async function alarmFixture(app: FastifyInstance, name = 'Vaccine fridge 
       },
       { ...as, language },
     );
-  return { company, token, device, sensor, as, save };
+  /** A device-level setting (offline, power off, low battery, call): on the device, no limits. */
+  const saveDeviceLevel = (alarmType: string) =>
+    save({ carrier: 'device', targetId: device.id, alarmType, min: undefined, max: undefined });
+  return { company, token, device, sensor, as, save, saveDeviceLevel };
 }
 
 /** Posts readings over HTTP the way a logger does (device protocol v1). */

@@ -15,12 +15,13 @@ function value(bounds: { low: number | null; high: number | null }, hysteresis =
   return { kind: 'value', ...bounds, hysteresis, unit: '°C', latestValue: 9.1, latestTs: LATEST_TS };
 }
 
-async function showDetail(detail: AlarmDetailView, language: 'en' | 'zh-CN') {
+/** Renders the detail page; `detail` may be a function, to answer differently on a later read. */
+async function showDetail(detail: AlarmDetailView | (() => AlarmDetailView), language: 'en' | 'zh-CN') {
   vi.unstubAllGlobals();
   stubServer({
     user: { id: '7' },
     overrides: {
-      '/api/alarm/alarmDetail': () => detail,
+      '/api/alarm/alarmDetail': typeof detail === 'function' ? detail : () => detail,
       '/api/alarm/alarmNotifications': () => [],
     },
   });
@@ -106,16 +107,8 @@ describe('alarm detail: why it is still open', () => {
   it('reads an open alarm again, and drops the block once the alarm has ended', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     let detail: AlarmDetailView = { ...alarmRecord(), clearing: value({ low: 2.5, high: 7.5 }) };
-    vi.unstubAllGlobals();
-    stubServer({
-      user: { id: '7' },
-      overrides: {
-        '/api/alarm/alarmDetail': () => detail,
-        '/api/alarm/alarmNotifications': () => [],
-      },
-    });
-    renderApp(DETAIL);
-    await screen.findByTestId('alarm-clearing', {}, { timeout: 8_000 });
+    await showDetail(() => detail, 'en');
+    expect(screen.getByTestId('alarm-clearing')).toBeInTheDocument();
 
     detail = { ...alarmRecord({ endTime: Date.UTC(2025, 5, 1, 9, 0, 0), resolveState: 5 }), clearing: null };
     await act(async () => vi.advanceTimersByTimeAsync(OPEN_ALARM_REFRESH_MS - 1_000));
