@@ -72,6 +72,7 @@ async function storedClearing(
  * already covers (overlapping in time), so an excursion alarmed live is never alarmed again.
  * One that is already over, in the back-filled readings or in the stored ones after them up to
  * `seenUpTo` (the live machine's last reading), is recorded as normalized, with its end time.
+ * Returns the raise of the one recorded still open, if any, for the live machine to take over.
  */
 export async function recordBackfillExcursions(
   tx: Tx,
@@ -82,7 +83,8 @@ export async function recordBackfillExcursions(
   late: CommittedReading[],
   seenUpTo: number,
   pushes: PendingPush[],
-): Promise<void> {
+): Promise<BackfillExcursion['raise'] | null> {
+  let stillOpen: BackfillExcursion['raise'] | null = null;
   const excursions = findBackfillExcursions(rule, late);
   const lastLate = Math.max(...late.map((r) => r.ts));
   for (const excursion of excursions) {
@@ -130,5 +132,7 @@ export async function recordBackfillExcursions(
         .set({ endTime: new Date(endTs), resolveState: ResolveState.Normalized })
         .where(and(eq(alarmRecords.companyId, device.companyId), eq(alarmRecords.id, id)));
     }
+    if (id !== null && endTs === null) stillOpen = raise;
   }
+  return stillOpen;
 }

@@ -228,6 +228,26 @@ export function evaluate(
   return { state, actions };
 }
 
+/**
+ * The machine takes over an alarm raised outside it: a back-filled excursion still out when the
+ * late data ends, which the readings it has judged since have not ended. From now on the next
+ * reading in the clearing band ends it, reminders and escalation follow it, and no second alarm
+ * is raised for the same excursion.
+ */
+export function adoptAlarm(state: EngineState, raise: Extract<EngineAction, { kind: 'raise' }>): EngineState {
+  return {
+    ...state,
+    phase: 'alarm',
+    severity: raise.severity,
+    since: raise.excursionStart,
+    upgradeSince: null,
+    notified: 1,
+    lastNotifiedTs: raise.ts,
+    level: raise.level,
+    levelSince: raise.ts,
+  };
+}
+
 /** Whether the machine holds an alarm (the device shows state 2 while any does). */
 export function isActive(state: EngineState): boolean {
   return state.phase === 'alarm';

@@ -257,6 +257,42 @@ describe('alarm evaluation on the hot path', () => {
     expect(await recordsOf(f.device.id)).toHaveLength(2);
   });
 
+  it('back-fill: an excursion the readings since have not ended is taken over by the live engine', async () => {
+    const f = await alarmFixture(ctx.app);
+    await f.save({ delaySeconds: 60, hysteresis: 0.5 });
+    const t = Date.now() - 3_600_000;
+    // Live: inside the limits but never back in the band, so the live engine raises nothing.
+    await postReadings(ctx.app, f.device, [
+      { ts: t + 600_000, v: 7.8 },
+      { ts: t + 660_000, v: 7.9 },
+    ]);
+    await ctx.app.alarms.idle();
+
+    // The logger's buffer: out from t+400s. Nothing stored since has ended it: it stays open.
+    await postReadings(ctx.app, f.device, [
+      { ts: t + 400_000, v: 9 },
+      { ts: t + 460_000, v: 9 },
+      { ts: t + 520_000, v: 9 },
+    ]);
+    await ctx.app.alarms.idle();
+    let records = await recordsOf(f.device.id);
+    expect(records.map((r) => [r.alarmType, r.resolveState, r.endTime])).toEqual([['overLimit', 1, null]]);
+    expect(await deviceState(f.device.id)).toBe(2);
+
+    // Out again live: the same excursion, no second alarm. Then in the band: it ends.
+    await postReadings(ctx.app, f.device, [
+      { ts: t + 720_000, v: 9 },
+      { ts: t + 840_000, v: 9 },
+    ]);
+    await ctx.app.alarms.idle();
+    expect(await recordsOf(f.device.id)).toHaveLength(1);
+    await postReadings(ctx.app, f.device, [{ ts: t + 900_000, v: 7.5 }]);
+    await ctx.app.alarms.idle();
+    records = await recordsOf(f.device.id);
+    expect(records.map((r) => [r.resolveState, r.endTime?.getTime()])).toEqual([[5, t + 900_000]]);
+    expect(await deviceState(f.device.id)).toBe(1);
+  });
+
   const clearingOf = async (f: { as: { token: string; companyId: number } }, id: number) =>
     (await call<{ clearing: unknown }>(ctx.app, '/api/alarm/alarmDetail', { id: String(id) }, f.as)).body.data
       .clearing;

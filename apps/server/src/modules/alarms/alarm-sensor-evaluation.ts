@@ -3,7 +3,7 @@ import type { Tx } from '../../db/client';
 import type { CommittedReading } from '../ingest/write-batch';
 import { recordBackfillExcursions } from './alarm-backfill';
 import { alarmContent } from './alarm-content';
-import { type EngineState, evaluate, initialState } from './alarm-engine';
+import { adoptAlarm, type EngineState, evaluate, initialState } from './alarm-engine';
 import { limitsFor, VALUE_TYPES, valueRuleOf } from './alarm-rules';
 import {
   type DeviceInfo,
@@ -90,7 +90,17 @@ export async function evaluateSensor(
     }
   }
   if (late.length > 0 && seenUpTo !== null) {
-    await recordBackfillExcursions(tx, rule, setting, device, sensor, late, seenUpTo, pushes);
+    const stillOpen = await recordBackfillExcursions(
+      tx,
+      rule,
+      setting,
+      device,
+      sensor,
+      late,
+      seenUpTo,
+      pushes,
+    );
+    if (stillOpen && state.phase !== 'alarm') state = adoptAlarm(state, stillOpen);
   }
   return state;
 }
