@@ -71,7 +71,7 @@ async function storedClearing(
  * Records back-filled excursions that no existing alarm of the same setting, sensor and type
  * already covers (overlapping in time), so an excursion alarmed live is never alarmed again.
  * One that is already over, in the back-filled readings or in the stored ones after them up to
- * `seenUpTo` (the live machine's last reading), is recorded as normalized, with its end time.
+ * `judgedUpTo` (the live machine's newest reading), is recorded as normalized, with its end time.
  * Returns the raise of the one recorded still open, if any, for the live machine to take over.
  */
 export async function recordBackfillExcursions(
@@ -81,7 +81,7 @@ export async function recordBackfillExcursions(
   device: DeviceInfo,
   sensor: SensorInfo,
   late: CommittedReading[],
-  seenUpTo: number,
+  judgedUpTo: number,
   pushes: PendingPush[],
 ): Promise<BackfillExcursion['raise'] | null> {
   let stillOpen: BackfillExcursion['raise'] | null = null;
@@ -89,7 +89,7 @@ export async function recordBackfillExcursions(
   const lastLate = Math.max(...late.map((r) => r.ts));
   for (const excursion of excursions) {
     const { raise } = excursion;
-    const endTs = excursion.endTs ?? (await storedClearing(tx, rule, sensor.id, lastLate, seenUpTo));
+    const endTs = excursion.endTs ?? (await storedClearing(tx, rule, sensor.id, lastLate, judgedUpTo));
     const start = new Date(raise.excursionStart);
     const [covered] = await tx
       .select({ id: alarmRecords.id })

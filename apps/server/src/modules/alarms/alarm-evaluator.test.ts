@@ -257,6 +257,24 @@ describe('alarm evaluation on the hot path', () => {
     expect(await recordsOf(f.device.id)).toHaveLength(2);
   });
 
+  it('back-fill: late readings and a live one in the band in one message: the excursion ends at the live one', async () => {
+    const f = await alarmFixture(ctx.app);
+    await f.save({ delaySeconds: 60, hysteresis: 0.5 });
+    const t = Date.now() - 3_600_000;
+    await postReadings(ctx.app, f.device, [{ ts: t + 600_000, v: 7.8 }]);
+    await ctx.app.alarms.idle();
+    await postReadings(ctx.app, f.device, [
+      { ts: t + 400_000, v: 9 },
+      { ts: t + 460_000, v: 9 },
+      { ts: t + 520_000, v: 9 },
+      { ts: t + 700_000, v: 7.5 },
+    ]);
+    await ctx.app.alarms.idle();
+    const records = await recordsOf(f.device.id);
+    expect(records.map((r) => [r.resolveState, r.endTime?.getTime()])).toEqual([[5, t + 700_000]]);
+    expect(await deviceState(f.device.id)).toBe(1);
+  });
+
   it('back-fill: an excursion the readings since have not ended is taken over by the live engine', async () => {
     const f = await alarmFixture(ctx.app);
     await f.save({ delaySeconds: 60, hysteresis: 0.5 });

@@ -90,6 +90,8 @@ export async function evaluateSensor(
     }
   }
   if (late.length > 0 && seenUpTo !== null) {
+    // Up to the newest reading judged, this batch's live ones included (stored in this transaction).
+    const judgedUpTo = state.lastTs ?? seenUpTo;
     const stillOpen = await recordBackfillExcursions(
       tx,
       rule,
@@ -97,7 +99,7 @@ export async function evaluateSensor(
       device,
       sensor,
       late,
-      seenUpTo,
+      judgedUpTo,
       pushes,
     );
     if (stillOpen && state.phase !== 'alarm') state = adoptAlarm(state, stillOpen);
