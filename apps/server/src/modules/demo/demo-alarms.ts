@@ -1,7 +1,7 @@
 import type { SaveAlarmSettingRequest } from '@coldchain/contract';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { idToWire } from '../../lib/ids';
+import { idFromWire, idToWire } from '../../lib/ids';
 import { saveAlarmSetting } from '../alarms/alarm-settings.service';
 import { devices, sensors } from '../devices/devices.table';
 import { users } from '../users/users.table';
@@ -34,30 +34,32 @@ const COMMON = {
   enabled: true,
 } satisfies Partial<SaveAlarmSettingRequest>;
 
+/** The demo administrator, who is notified of every demo alarm (wire id), or null before the seed. */
+export async function demoNotifier(db: Db): Promise<string | null> {
+  const [admin] = await db.select({ id: users.id }).from(users).where(eq(users.account, DEMO_ACCOUNT));
+  return admin ? idToWire(admin.id) : null;
+}
+
 /**
- * Alarm settings of one newly bound demo monitor: over-limit on each temperature channel and
- * offline on the monitor, through the same service (checks, audit) as the console's saves.
- * Called before its history is ingested, so the engine judges that history as it arrives.
+ * Alarm settings of one newly bound demo monitor (`deviceId` as addDevice returns it): over-limit
+ * on each temperature channel and offline on the monitor, through the same service (checks,
+ * audit) as the console's saves. Called before its history is ingested, so the engine judges
+ * that history as it arrives.
  */
 export async function seedDemoAlarmSettings(
   db: Db,
   companyId: number,
-  serial: string,
+  deviceId: string,
   kind: keyof typeof LIMITS,
+  notifierId: string,
 ): Promise<void> {
-  const [device] = await db
-    .select({ id: devices.id })
-    .from(devices)
-    .where(and(eq(devices.companyId, companyId), eq(devices.serial, serial)));
-  const [admin] = await db.select({ id: users.id }).from(users).where(eq(users.account, DEMO_ACCOUNT));
-  if (!device || !admin) return;
   const actor = { companyId, userId: null, ip: '' };
   const scope = eq(devices.companyId, companyId);
-  const notifierIds = [idToWire(admin.id)];
+  const notifierIds = [notifierId];
   const thermometers = await db
     .select({ id: sensors.id })
     .from(sensors)
-    .where(and(eq(sensors.deviceId, device.id), eq(sensors.type, 'temperature')));
+    .where(and(eq(sensors.deviceId, idFromWire(deviceId)!), eq(sensors.type, 'temperature')));
   for (const sensor of thermometers) {
     await saveAlarmSetting(db, actor, scope, {
       ...COMMON,
@@ -72,7 +74,7 @@ export async function seedDemoAlarmSettings(
     ...COMMON,
     delaySeconds: 0,
     carrier: 'device',
-    targetId: idToWire(device.id),
+    targetId: deviceId,
     alarmType: 'offline',
     notifierIds,
   });

@@ -8,7 +8,7 @@ import type { DeviceDirectory } from '../ingest/device-directory';
 import type { IngestService } from '../ingest/ingest.service';
 import { addInventory, type InventoryItem } from '../inventory/inventory.service';
 import type { InventoryChannel } from '../inventory/inventory.table';
-import { seedDemoAlarmSettings } from './demo-alarms';
+import { demoNotifier, seedDemoAlarmSettings } from './demo-alarms';
 import { type DemoGroup, seedDemoOrganisation } from './demo-organisation';
 import { placeDemoDevices } from './demo-positions';
 
@@ -168,10 +168,11 @@ export async function seedDemoFleet(
     );
   const bound = new Set(existing.map((d) => d.serial));
   const placements = await seedDemoOrganisation(db, companyId);
+  const notifier = await demoNotifier(db);
   for (const unit of DEMO_UNITS) {
     const place = placements.get(unit.group)!;
     if (!bound.has(unit.serial)) {
-      await addDevice(
+      const added = await addDevice(
         db,
         { companyId, userId: null, ip: '' },
         {
@@ -182,7 +183,7 @@ export async function seedDemoFleet(
         },
       );
       // Once, when bound: settings a demo user deletes stay deleted.
-      await seedDemoAlarmSettings(db, companyId, unit.serial, unit.kind);
+      if (notifier) await seedDemoAlarmSettings(db, companyId, added.id, unit.kind, notifier);
     }
     // A demo bound before departments existed gets its place once; later moves by users stay.
     else
