@@ -21,6 +21,18 @@ describe('alarm evaluation on the hot path', () => {
       .from(alarmRecords)
       .where(eq(alarmRecords.deviceId, Number(deviceId)))
       .orderBy(alarmRecords.id);
+  type Reading = Parameters<typeof postReadings>[2][number];
+  /** Readings posted as a logger does, then judged: the engine is idle again when this returns. */
+  const judged = async (f: { device: { serial: string; deviceKey: string } }, records: Reading[]) => {
+    await postReadings(ctx.app, f.device, records);
+    await ctx.app.alarms.idle();
+  };
+  /** A logger's buffer, arriving late: out of range from t+400s to its last record at t+520s. */
+  const lateBufferOut = (t: number): Reading[] => [
+    { ts: t + 400_000, v: 9 },
+    { ts: t + 460_000, v: 9 },
+    { ts: t + 520_000, v: 9 },
+  ];
   const deviceState = async (deviceId: string) =>
     (
       await ctx.app.db
@@ -84,8 +96,7 @@ describe('alarm evaluation on the hot path', () => {
     socket.terminate();
 
     // Back in range: the excursion ends, the pending record is normalized, the device is normal.
-    await postReadings(ctx.app, f.device, [{ ts: now + 1000, v: 5 }]);
-    await ctx.app.alarms.idle();
+    await judged(f, [{ ts: now + 1000, v: 5 }]);
     const [after] = await recordsOf(f.device.id);
     expect(after).toMatchObject({ resolveState: 5 });
     expect(after!.endTime!.getTime()).toBe(now + 1000);
@@ -97,22 +108,20 @@ describe('alarm evaluation on the hot path', () => {
     await f.save({ delaySeconds: 60 });
     const t = Date.now() - 3_600_000;
     // Live: out from t+600s, alarmed at t+660s.
-    await postReadings(ctx.app, f.device, [
+    await judged(f, [
       { ts: t + 600_000, v: 9 },
       { ts: t + 660_000, v: 9 },
     ]);
-    await ctx.app.alarms.idle();
     expect(await recordsOf(f.device.id)).toHaveLength(1);
 
     // The logger's buffer arrives late: the same excursion seen from t+480s, and an earlier one at t..t+120s.
-    await postReadings(ctx.app, f.device, [
+    await judged(f, [
       { ts: t, v: 9.5 },
       { ts: t + 60_000, v: 9.5 },
       { ts: t + 120_000, v: 5 },
       { ts: t + 480_000, v: 9 },
       { ts: t + 540_000, v: 9 },
     ]);
-    await ctx.app.alarms.idle();
     const records = await recordsOf(f.device.id);
     expect(records).toHaveLength(2);
     const early = records.find((r) => r.excursionStart.getTime() === t)!;
@@ -128,20 +137,14 @@ describe('alarm evaluation on the hot path', () => {
     await f.save({ delaySeconds: 60, hysteresis: 0.5 });
     const t = Date.now() - 3_600_000;
     // Live: inside the limits but above the band (7.8 > 7.5) at t+600s, in the band at t+660s.
-    await postReadings(ctx.app, f.device, [
+    await judged(f, [
       { ts: t + 600_000, v: 7.8 },
       { ts: t + 660_000, v: 7.5 },
     ]);
-    await ctx.app.alarms.idle();
     expect(await recordsOf(f.device.id)).toHaveLength(0);
 
     // The logger's buffer: out from t+400s, alarmed after the delay, still out at its last reading.
-    await postReadings(ctx.app, f.device, [
-      { ts: t + 400_000, v: 9 },
-      { ts: t + 460_000, v: 9 },
-      { ts: t + 520_000, v: 9 },
-    ]);
-    await ctx.app.alarms.idle();
+    await judged(f, lateBufferOut(t));
     const [record, ...more] = await recordsOf(f.device.id);
     expect(more).toHaveLength(0);
     expect(record).toMatchObject({ alarmType: 'overLimit', resolveState: 5 });
@@ -193,8 +196,7 @@ describe('alarm evaluation on the hot path', () => {
     await f.save({ repeat: 5, repeatIntervalSeconds: 60, escalateAfterSeconds: 120 });
     const t = Date.now() - 600_000;
     await postReadings(ctx.app, f.device, [{ ts: t, v: 9 }]);
-    await postReadings(ctx.app, f.device, [{ ts: t + 120_000, v: 9 }]);
-    await ctx.app.alarms.idle();
+    await judged(f, [{ ts: t + 120_000, v: 9 }]);
     let [record] = await recordsOf(f.device.id);
     expect(record).toMatchObject({ level: 2, count: 2 });
     // email + sms for: the alarm (round 1, L1), the repeat (round 2, L1), the escalation (round 2, L2).
@@ -220,13 +222,11 @@ describe('alarm evaluation on the hot path', () => {
       f.as,
     );
     expect(resolved.body.msgCode).toBe(200);
-    await postReadings(ctx.app, f.device, [{ ts: t + 300_000, v: 9 }]);
-    await ctx.app.alarms.idle();
+    await judged(f, [{ ts: t + 300_000, v: 9 }]);
     [record] = await recordsOf(f.device.id);
     expect(record).toMatchObject({ level: 2, count: 2, resolveState: 3 });
     // A resolved alarm keeps its state when the value comes back.
-    await postReadings(ctx.app, f.device, [{ ts: t + 360_000, v: 5 }]);
-    await ctx.app.alarms.idle();
+    await judged(f, [{ ts: t + 360_000, v: 5 }]);
     [record] = await recordsOf(f.device.id);
     expect(record).toMatchObject({ resolveState: 3 });
     expect(record!.endTime).not.toBeNull();
@@ -244,16 +244,14 @@ describe('alarm evaluation on the hot path', () => {
     expect(records.map((r) => [r.alarmType, r.resolveState])).toEqual([['offline', 1]]);
     expect(records[0]!.content.en).toBe(`Vaccine fridge 1 (${f.device.serial}) is offline`);
 
-    await postReadings(ctx.app, f.device, [{ ts: now + 1000, v: 5 }]);
-    await ctx.app.alarms.idle();
+    await judged(f, [{ ts: now + 1000, v: 5 }]);
     records = await recordsOf(f.device.id);
     expect(records.map((r) => [r.alarmType, r.resolveState])).toEqual([
       ['offline', 5],
       ['online', 5],
     ]);
     // A second reading does not announce "online" again.
-    await postReadings(ctx.app, f.device, [{ ts: now + 2000, v: 5 }]);
-    await ctx.app.alarms.idle();
+    await judged(f, [{ ts: now + 2000, v: 5 }]);
     expect(await recordsOf(f.device.id)).toHaveLength(2);
   });
 
@@ -261,15 +259,8 @@ describe('alarm evaluation on the hot path', () => {
     const f = await alarmFixture(ctx.app);
     await f.save({ delaySeconds: 60, hysteresis: 0.5 });
     const t = Date.now() - 3_600_000;
-    await postReadings(ctx.app, f.device, [{ ts: t + 600_000, v: 7.8 }]);
-    await ctx.app.alarms.idle();
-    await postReadings(ctx.app, f.device, [
-      { ts: t + 400_000, v: 9 },
-      { ts: t + 460_000, v: 9 },
-      { ts: t + 520_000, v: 9 },
-      { ts: t + 700_000, v: 7.5 },
-    ]);
-    await ctx.app.alarms.idle();
+    await judged(f, [{ ts: t + 600_000, v: 7.8 }]);
+    await judged(f, [...lateBufferOut(t), { ts: t + 700_000, v: 7.5 }]);
     const records = await recordsOf(f.device.id);
     expect(records.map((r) => [r.resolveState, r.endTime?.getTime()])).toEqual([[5, t + 700_000]]);
     expect(await deviceState(f.device.id)).toBe(1);
@@ -280,32 +271,24 @@ describe('alarm evaluation on the hot path', () => {
     await f.save({ delaySeconds: 60, hysteresis: 0.5 });
     const t = Date.now() - 3_600_000;
     // Live: inside the limits but never back in the band, so the live engine raises nothing.
-    await postReadings(ctx.app, f.device, [
+    await judged(f, [
       { ts: t + 600_000, v: 7.8 },
       { ts: t + 660_000, v: 7.9 },
     ]);
-    await ctx.app.alarms.idle();
 
     // The logger's buffer: out from t+400s. Nothing stored since has ended it: it stays open.
-    await postReadings(ctx.app, f.device, [
-      { ts: t + 400_000, v: 9 },
-      { ts: t + 460_000, v: 9 },
-      { ts: t + 520_000, v: 9 },
-    ]);
-    await ctx.app.alarms.idle();
+    await judged(f, lateBufferOut(t));
     let records = await recordsOf(f.device.id);
     expect(records.map((r) => [r.alarmType, r.resolveState, r.endTime])).toEqual([['overLimit', 1, null]]);
     expect(await deviceState(f.device.id)).toBe(2);
 
     // Out again live: the same excursion, no second alarm. Then in the band: it ends.
-    await postReadings(ctx.app, f.device, [
+    await judged(f, [
       { ts: t + 720_000, v: 9 },
       { ts: t + 840_000, v: 9 },
     ]);
-    await ctx.app.alarms.idle();
     expect(await recordsOf(f.device.id)).toHaveLength(1);
-    await postReadings(ctx.app, f.device, [{ ts: t + 900_000, v: 7.5 }]);
-    await ctx.app.alarms.idle();
+    await judged(f, [{ ts: t + 900_000, v: 7.5 }]);
     records = await recordsOf(f.device.id);
     expect(records.map((r) => [r.resolveState, r.endTime?.getTime()])).toEqual([[5, t + 900_000]]);
     expect(await deviceState(f.device.id)).toBe(1);
@@ -319,11 +302,10 @@ describe('alarm evaluation on the hot path', () => {
     const f = await alarmFixture(ctx.app);
     await f.save({ hysteresis: 0.5 });
     const now = Date.now();
-    await postReadings(ctx.app, f.device, [
+    await judged(f, [
       { ts: now - 3000, v: 5 },
       { ts: now - 2000, v: 9.1 },
     ]);
-    await ctx.app.alarms.idle();
     const [record] = await recordsOf(f.device.id);
     expect(await clearingOf(f, record!.id)).toEqual({
       kind: 'value',
@@ -336,8 +318,7 @@ describe('alarm evaluation on the hot path', () => {
     });
 
     // Back inside the limits but not the band: still open, and the latest reading follows.
-    await postReadings(ctx.app, f.device, [{ ts: now - 1000, v: 7.6 }]);
-    await ctx.app.alarms.idle();
+    await judged(f, [{ ts: now - 1000, v: 7.6 }]);
     expect(await clearingOf(f, record!.id)).toMatchObject({
       high: 7.5,
       latestValue: 7.6,
@@ -346,8 +327,7 @@ describe('alarm evaluation on the hot path', () => {
     expect((await recordsOf(f.device.id))[0]!.endTime).toBeNull();
 
     // At the quoted bound it clears, and the ended alarm explains nothing.
-    await postReadings(ctx.app, f.device, [{ ts: now, v: 7.5 }]);
-    await ctx.app.alarms.idle();
+    await judged(f, [{ ts: now, v: 7.5 }]);
     expect((await recordsOf(f.device.id))[0]!.endTime!.getTime()).toBe(now);
     expect(await clearingOf(f, record!.id)).toBeNull();
   });
@@ -366,8 +346,7 @@ describe('alarm evaluation on the hot path', () => {
     const foreign = await call(ctx.app, '/api/alarm/alarmDetail', { id: String(record!.id) }, other.as);
     expect(foreign.body).toMatchObject({ msgCode: 500, data: null });
 
-    await postReadings(ctx.app, f.device, [{ ts: now + 1000, v: 5 }]);
-    await ctx.app.alarms.idle();
+    await judged(f, [{ ts: now + 1000, v: 5 }]);
     const [offline, online] = await recordsOf(f.device.id);
     expect(await clearingOf(f, offline!.id)).toBeNull();
     // The online notice is born normalized: nothing to wait for.
