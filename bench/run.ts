@@ -7,13 +7,16 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openDatabase } from '../apps/server/src/db/client';
 import { benchAlarmLatency } from './alarm-latency.bench';
+import { benchConsoleWeight, type PageLoad } from './console-weight.bench';
 import { benchHistory } from './history.bench';
 import { benchIngest } from './ingest.bench';
 
 const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
-/** BENCH_ONLY=alarm (or ingest, history; a comma list) runs only those parts. */
-const only = new Set((process.env.BENCH_ONLY ?? 'ingest,alarm,history').split(',').map((s) => s.trim()));
+/** BENCH_ONLY=alarm (or ingest, history, console; a comma list) runs only those parts. */
+const only = new Set(
+  (process.env.BENCH_ONLY ?? 'ingest,alarm,history,console').split(',').map((s) => s.trim()),
+);
 /** BENCH_EMBEDDED_ONLY=1 leaves PostgreSQL out even when a server answers. */
 const withPostgres = process.env.BENCH_EMBEDDED_ONLY !== '1';
 
@@ -46,6 +49,21 @@ async function main() {
   if (only.has('ingest')) await ingestFigures();
   if (only.has('alarm')) await alarmFigures();
   if (only.has('history')) await historyFigures();
+  if (only.has('console')) await consoleFigures();
+}
+
+async function consoleFigures() {
+  console.log(
+    '\n## Console first visit: compressed JavaScript and Largest Contentful Paint, headless Chromium (goals: /login 150 KB or less, LCP 1.0 s; mobile 2.5 s; /home after login 1.5 s)',
+  );
+  const figures = await benchConsoleWeight();
+  const line = (label: string, load: PageLoad) =>
+    console.log(
+      `- ${label}: ${Math.round(load.scriptBytes / 1024)} KB of JavaScript in ${load.scripts} scripts, LCP ${load.lcpMs} ms`,
+    );
+  line('/login, cold', figures.loginCold);
+  line('/login, cold, mobile profile', figures.loginMobile);
+  line('/home after login', figures.homeAfterLogin);
 }
 
 async function ingestFigures() {

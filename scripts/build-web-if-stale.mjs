@@ -10,6 +10,7 @@ const sources = [
   'apps/web/src',
   'apps/web/index.html',
   'apps/web/vite.config.ts',
+  'apps/web/scripts',
   'apps/web/public',
   'packages/contract/src',
 ];

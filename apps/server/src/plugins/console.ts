@@ -8,6 +8,22 @@ import { translate } from '../i18n/messages';
 /** Paths the server answers itself; everything else that is a page belongs to the console. */
 const SERVER_PREFIXES = ['/api/', '/device/', '/healthz'];
 
+/** Vite names every file under assets/ by its content's hash, so a copy never goes stale. */
+const HASHED_ASSET = /^assets\/.+-[\w-]{8,}\.\w+$/;
+
+/**
+ * Hashed bundles are kept for a year; anything else (index.html, favicon, files in public/)
+ * is revalidated on each use, so a new build reaches every browser at its next visit.
+ */
+export function cacheControlFor(webDist: string, filePath: string): string {
+  const relative = path
+    .relative(webDist, filePath)
+    .split(path.sep)
+    .join('/')
+    .replace(/\.(br|gz)$/, '');
+  return HASHED_ASSET.test(relative) ? 'public, max-age=31536000, immutable' : 'no-cache';
+}
+
 /**
  * Serves the built console with an SPA fallback: a GET for an unknown page returns index.html
  * and the console's router decides (its own /404 included). Unknown `/api` paths answer 404.
@@ -16,7 +32,15 @@ export async function registerConsole(app: FastifyInstance, webDist: string) {
   const indexFile = path.join(webDist, 'index.html');
   const built = existsSync(indexFile);
   if (built) {
-    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false, maxAge: '1h' });
+    await app.register(fastifyStatic, {
+      root: webDist,
+      wildcard: false,
+      index: false,
+      // The build writes .br and .gz copies beside each text file (apps/web/scripts/compress-dist.mjs).
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders: (reply, filePath) => reply.header('cache-control', cacheControlFor(webDist, filePath)),
+    });
   } else {
     app.log.warn({ webDist }, 'console not built: run "npm run build" (npm start does it for you)');
   }

@@ -1,6 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { call, useTestApp } from '../../test/build-app';
 import { buildCompany, login } from '../../test/factories';
@@ -40,7 +41,39 @@ describe('serving the built console', () => {
   const dist = mkdtempSync(path.join(tmpdir(), 'cc-dist-'));
   writeFileSync(path.join(dist, 'index.html'), '<!doctype html><div id="root"></div>');
   writeFileSync(path.join(dist, 'app.js'), 'console.log(1)');
+  const bundle = 'console.log("hashed bundle");'.repeat(100);
+  mkdirSync(path.join(dist, 'assets'));
+  writeFileSync(path.join(dist, 'assets', 'index-Bq_Z8x-3.js'), bundle);
+  writeFileSync(path.join(dist, 'assets', 'index-Bq_Z8x-3.js.br'), brotliCompressSync(bundle));
+  writeFileSync(path.join(dist, 'assets', 'index-Bq_Z8x-3.js.gz'), gzipSync(bundle));
   const ctx = useTestApp({ webDist: dist });
+
+  it('sends hashed bundles compressed and cached for a year, everything else revalidated', async () => {
+    const url = '/assets/index-Bq_Z8x-3.js';
+    const br = await ctx.app.inject({
+      method: 'GET',
+      url,
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    });
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toMatch(/javascript/);
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(bundle);
+
+    const gz = await ctx.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(bundle);
+
+    const plain = await ctx.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(bundle);
+
+    // Not hashed: a new build must reach the browser at its next visit.
+    const unhashed = await ctx.app.inject({ method: 'GET', url: '/app.js' });
+    expect(unhashed.headers['cache-control']).toBe('no-cache');
+  });
 
   it('serves files and falls back to index.html for console routes, 404 stays for /api', async () => {
     const asset = await ctx.app.inject({ method: 'GET', url: '/app.js' });
