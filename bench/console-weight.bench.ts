@@ -68,7 +68,11 @@ async function measure(page: Page, url: string, mobile = false): Promise<PageLoa
     }).observe({ type: 'largest-contentful-paint', buffered: true });
   });
   await page.goto(url, { waitUntil: 'networkidle' });
-  // LCP is final once the page stops painting; a quiet second after network idle is enough here.
+  // LCP is final once the page stops painting: wait for a first entry (a throttled CPU paints
+  // late), then a quiet second for a larger one.
+  await page.waitForFunction(() => (window as unknown as { __lcp: number }).__lcp > 0, null, {
+    timeout: 30_000,
+  });
   await page.waitForTimeout(1000);
   const lcpMs = await page.evaluate(() => (window as unknown as { __lcp: number }).__lcp);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });

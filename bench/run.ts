@@ -7,15 +7,21 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openDatabase } from '../apps/server/src/db/client';
 import { benchAlarmLatency } from './alarm-latency.bench';
+import { benchApi } from './api.bench';
 import { benchConsoleWeight, type PageLoad } from './console-weight.bench';
 import { benchHistory } from './history.bench';
 import { benchIngest } from './ingest.bench';
 
 const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
-/** BENCH_ONLY=alarm (or ingest, history, console; a comma list) runs only those parts. */
+/**
+ * `npm run bench -- api` (or `BENCH_ONLY=api`; ingest, alarm, history, console, api; a comma
+ * list) runs only those parts.
+ */
 const only = new Set(
-  (process.env.BENCH_ONLY ?? 'ingest,alarm,history,console').split(',').map((s) => s.trim()),
+  (process.argv[2] ?? process.env.BENCH_ONLY ?? 'ingest,alarm,history,console,api')
+    .split(',')
+    .map((s) => s.trim()),
 );
 /** BENCH_EMBEDDED_ONLY=1 leaves PostgreSQL out even when a server answers. */
 const withPostgres = process.env.BENCH_EMBEDDED_ONLY !== '1';
@@ -50,6 +56,22 @@ async function main() {
   if (only.has('alarm')) await alarmFigures();
   if (only.has('history')) await historyFigures();
   if (only.has('console')) await consoleFigures();
+  if (only.has('api')) await apiFigures();
+}
+
+async function apiFigures() {
+  const apiSeconds = Number(process.env.BENCH_API_SECONDS ?? 5);
+  console.log(
+    `\n## Console calls, 50 connections, ${apiSeconds} s each, embedded default with the demo (goals: reads 10% of the bare server with p99 50 ms or less, writes 5%, /healthz 40%)`,
+  );
+  const { ceiling, calls } = await benchApi({ seconds: apiSeconds });
+  console.log(`- bare Node HTTP server, same run: ${ceiling} req/s`);
+  for (const call of calls) {
+    const failures = call.failures ? ` (${call.failures} answers not ok)` : '';
+    console.log(
+      `- ${call.label}: ${call.requestsPerSecond} req/s, p50 ${call.p50Ms} ms, p99 ${call.p99Ms} ms, ${(call.share * 100).toFixed(1)}% of bare${failures}`,
+    );
+  }
 }
 
 async function consoleFigures() {
