@@ -6,6 +6,7 @@ import type { Database, Db } from './db/client';
 import { translate } from './i18n/messages';
 import type { Config } from './lib/config';
 import { AlarmEvaluator } from './modules/alarms/alarm-evaluator';
+import { AlarmFollowUps, type Clock } from './modules/alarms/alarm-follow-ups';
 import { alarmRoutes } from './modules/alarms/alarms.routes';
 import { auditRoutes } from './modules/audit/audit.routes';
 import { authRoutes } from './modules/auth/auth.routes';
@@ -39,12 +40,15 @@ import { profileRoutes } from './modules/profile/profile.routes';
 import { wechatAccount } from './modules/profile/wechat-account';
 import { registrationRoutes } from './modules/registration/registration.routes';
 import { servicePeriodRoutes } from './modules/service-periods/service-periods.routes';
+import { signatureRoutes } from './modules/signature/signature.routes';
 import { systemRoutes } from './modules/system/system.routes';
 import { userRoutes } from './modules/users/users.routes';
 import { recordRoutePermissions, registerAuth } from './plugins/auth';
 import { registerConsole } from './plugins/console';
 import { registerErrorHandling } from './plugins/errors';
 import { loggerOptions } from './plugins/logger';
+import { registerSecurityHeaders } from './plugins/security-headers';
+import { registerStorableText } from './plugins/storable-text';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -54,6 +58,8 @@ declare module 'fastify' {
     deviceDirectory: DeviceDirectory;
     ingest: IngestService;
     alarms: AlarmEvaluator;
+    /** Reminders and escalation of open alarms on the server's clock; server.ts starts it (tests call `runDue`). */
+    alarmFollowUps: AlarmFollowUps;
     /** Parameter read/push down; brokers attach to `parameters.link` (modules/parameters). */
     parameters: ParameterService;
     /** Alarm message delivery; server.ts starts it (tests start it, or call `deliverDue`). */
@@ -70,17 +76,26 @@ export interface BuildAppOptions {
       ? L
       : never
     : never;
+  /** The server's clock for the alarm engine and its reminders (tests move one by hand). */
+  clock?: Clock;
 }
 
 /**
  * Builds the HTTP application: external plugins, then our plugins, then the routes of every
  * domain. It does not listen; server.ts does, and tests use `app.inject`.
  */
-export async function buildApp({ config, database, logger }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  database,
+  logger,
+  clock,
+}: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? loggerOptions(config.logLevel),
     bodyLimit: config.bodyLimitBytes,
-    trustProxy: true,
+    // X-Forwarded-For is believed only from TRUST_PROXY's proxies: request.ip keys the login
+    // and code rate limits, the abnormal-login check and the logs (lib/trust-proxy.ts).
+    trustProxy: config.trustProxy,
     return503OnClosing: true,
   });
   app.setValidatorCompiler(validatorCompiler);
@@ -96,11 +111,12 @@ export async function buildApp({ config, database, logger }: BuildAppOptions): P
     app.log,
   );
   app.decorate('deviceDirectory', new DeviceDirectory(database.db));
-  app.decorate('ingest', new IngestService(database.db));
+  app.decorate('ingest', new IngestService(database.db, config.deviceLimits));
   app.decorate('parameters', new ParameterService(database.db, config.parameterTimeoutMs, app.log));
   // The alarm engine listens to ingest from the start, so every app (tests included) alarms;
   // server.ts also feeds it the offline sweep's transitions.
-  app.decorate('alarms', new AlarmEvaluator(database.db, app.hub, app.log));
+  app.decorate('alarms', new AlarmEvaluator(database.db, app.hub, app.log, clock));
+  app.decorate('alarmFollowUps', new AlarmFollowUps(database.db, app.hub, app.log, clock));
   const detachAlarms = app.alarms.attach(app.ingest);
 
   // API.md: a body that is not JSON is a transport fault (400), not a validation message.
@@ -123,7 +139,12 @@ export async function buildApp({ config, database, logger }: BuildAppOptions): P
   });
 
   registerErrorHandling(app);
+  registerSecurityHeaders(app, {
+    mapTileUrl: config.mapTileUrl,
+    dashboardFrameAncestors: config.dashboardFrameAncestors,
+  });
   registerAuth(app, database.db, config.sessionIdleMs);
+  registerStorableText(app);
   // Before any route: the permission matrix test reads what every call requires from here.
   recordRoutePermissions(app);
 
@@ -153,14 +174,17 @@ export async function buildApp({ config, database, logger }: BuildAppOptions): P
   // Wake delivery as soon as the engine has committed an alarm's outbox rows; batches that raise
   // nothing cost delivery no query.
   const stopWakeOnAlarms = app.alarms.onRaised(() => app.delivery.wake());
+  const stopWakeOnFollowUps = app.alarmFollowUps.onNotified(() => app.delivery.wake());
   app.addHook('onClose', async () => {
     stopWakeOnAlarms();
+    stopWakeOnFollowUps();
+    await app.alarmFollowUps.stop();
     await app.delivery.stop();
     mailer?.close();
   });
   await app.register(registrationRoutes, { mailer, codeRateLimitPerMinute: config.codeRateLimitPerMinute });
   await app.register(userRoutes);
-  await app.register(companyRoutes);
+  await app.register(companyRoutes, { starterCredits: config.starterCredits });
   await app.register(companyAdminRoutes);
   await app.register(departmentRoutes);
   await app.register(joiningRoutes);
@@ -171,6 +195,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions): P
   });
   await app.register(fileRoutes, { uploadDir: config.uploadDir });
   await app.register(auditRoutes);
+  await app.register(signatureRoutes);
   await app.register(deviceRoutes, { mktActivationEnergyKj: config.mktActivationEnergyKj });
   await app.register(calibrationRoutes, { uploadDir: config.uploadDir });
   await app.register(groupRoutes);
@@ -179,7 +204,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions): P
   await app.register(parameterRoutes);
   await app.register(httpIngestRoutes);
   await app.register(alarmRoutes);
-  await app.register(deliveryRoutes);
+  await app.register(deliveryRoutes, { config });
   await app.register(roleRoutes);
   await app.register(personnelRoutes);
   await app.register(liveRoutes, { hub: app.hub, sessionIdleMs: config.sessionIdleMs });

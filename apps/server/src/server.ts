@@ -26,6 +26,8 @@ const OFFLINE_SWEEP_MS = 30_000;
 const ACCOUNT_SWEEP_MS = 6 * 3_600_000;
 /** Reminders (expiry, too few alarm recipients, low credit) are checked hourly. */
 const REMINDER_SWEEP_MS = 3_600_000;
+/** How often open alarms are checked for a reminder or escalation that fell due (at most this late). */
+const FOLLOW_UP_POLL_MS = 10_000;
 
 async function main() {
   const config = loadConfig();
@@ -73,6 +75,8 @@ async function main() {
   app.addHook('onClose', async () => stopReminders());
   // Alarm messages: a queue on the database, polled and woken by the engine (modules/delivery).
   app.delivery.start();
+  // Reminders and escalation of open alarms, due by the server's clock (modules/alarms/alarm-follow-ups.ts).
+  app.alarmFollowUps.start(FOLLOW_UP_POLL_MS);
 
   const broker =
     config.mqttPort === null

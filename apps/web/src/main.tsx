@@ -1,3 +1,5 @@
+// First: zod must not probe for eval under the Content-Security-Policy.
+import './zod-without-eval';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { EpochMs, MAX_INSTANT_MS } from './rules';
+import { SignPasswordField } from './signature';
 
 const Id = z.coerce.string().regex(/^[1-9]\d{0,15}$/, { error: 'rule.id' });
 
@@ -72,6 +74,25 @@ export function hasRepeatedTimePoint(periods: TimePeriod[]): boolean {
 const Limit = z.coerce.number().min(-1_000_000).max(1_000_000);
 
 /**
+ * Who an escalation to `level` (2 or 3) reaches, and how: a call tree (level 2 the department
+ * head by phone call, level 3 the quality manager). A level not listed notifies the setting's
+ * own notifiers and channels.
+ */
+export const EscalationLevel = z.object({
+  level: z.coerce.number().int().min(2).max(AlarmLimits.levelMax),
+  notifierIds: z.array(Id).min(1).max(100),
+  channels: z.array(z.enum(AlarmChannels)).min(1).max(AlarmChannels.length),
+});
+export type EscalationLevel = z.infer<typeof EscalationLevel>;
+
+/**
+ * Why an alarm ended other than by its condition coming back: its rule was disabled, deleted or
+ * edited, or its channel switched off, by a person (`endedBy`). Such an alarm is never "normalized".
+ */
+export const AlarmEndReasons = ['ruleDisabled', 'ruleDeleted', 'ruleEdited', 'channelDisabled'] as const;
+export type AlarmEndReason = (typeof AlarmEndReasons)[number];
+
+/**
  * `/api/deviceAlarmRule/saveAlarmSetting` (API.md), plus optional `id` (edit), `hysteresis`,
  * `repeatIntervalSeconds`, `escalateAfterSeconds`, `periods`, `weekdays` and `timeZone`.
  * `timeSlot` is `allDay` (default) or `periods`; weekdays 1-7 are Monday-Sunday (spec section 9).
@@ -97,6 +118,8 @@ const alarmRuleFields = {
   weekdays: z.array(z.coerce.number().int().min(1).max(7)).min(1).max(7).default([1, 2, 3, 4, 5, 6, 7]),
   timeZone: z.string().max(64).refine(isTimeZone, { error: 'rule.timeZone' }).default('UTC'),
   notifierIds: z.array(Id).max(100),
+  /** Optional: the people and channels of escalation levels 2 and 3 (`escalateAfterSeconds` paces them). */
+  escalation: z.array(EscalationLevel).max(2).default([]),
   enabled: z.boolean().default(true),
 };
 
@@ -124,6 +147,12 @@ function checkRule(s: AlarmRule, ctx: z.RefinementCtx) {
   if (new Set(s.channels).size !== s.channels.length) issue('rule.repeatedItem', 'channels');
   if (new Set(s.notifierIds).size !== s.notifierIds.length) issue('rule.repeatedItem', 'notifierIds');
   if (new Set(s.weekdays).size !== s.weekdays.length) issue('rule.repeatedItem', 'weekdays');
+  if (new Set(s.escalation.map((e) => e.level)).size !== s.escalation.length)
+    issue('rule.repeatedItem', 'escalation');
+  for (const e of s.escalation) {
+    if (new Set(e.channels).size !== e.channels.length) issue('rule.repeatedItem', 'escalation');
+    if (new Set(e.notifierIds).size !== e.notifierIds.length) issue('rule.repeatedItem', 'escalation');
+  }
   const slot = s.timeSlot ?? (s.periods.length > 0 ? 'periods' : 'allDay');
   if (slot === 'periods' && s.periods.length === 0) issue('rule.periodsRequired', 'periods');
   if (hasRepeatedTimePoint(s.periods)) issue('rule.repeatedTimePoint', 'periods');
@@ -172,20 +201,14 @@ export const PageAlarmsRequest = z
     resolveState: z.coerce.number().int().min(1).max(5).optional(),
     alarmType: z.enum(AlarmTypes).optional(),
     deviceId: Id.optional(),
-    startTime: z.coerce.number().int().nonnegative().optional(),
-    endTime: z.coerce.number().int().nonnegative().optional(),
+    startTime: EpochMs.optional(),
+    endTime: EpochMs.optional(),
   })
   .refine((r) => r.startTime === undefined || r.endTime === undefined || r.endTime > r.startTime, {
     error: 'rule.timeRange',
     path: ['endTime'],
   });
 export type PageAlarmsRequest = z.infer<typeof PageAlarmsRequest>;
-
-/**
- * The signature password a call needs when the caller's sign-check flag is on (spec section 3,
- * docs/decisions.md "Signature password on alarm resolving and export"); ignored otherwise.
- */
-const SignPasswordField = z.string().max(64).optional();
 
 /** `/api/alarm/resolveAlarm`: who resolved is the caller; the cause is required for attribution. */
 export const ResolveAlarmRequest = z.object({
@@ -224,7 +247,11 @@ export const AlarmExportFormats = ['xlsx', 'csv'] as const;
 /** Longest period one alarm export may cover, as for data exports. */
 export const ALARM_EXPORT_MAX_DAYS = 366;
 /** Spec section 8's "Select at least one device, time period or record" for a missing period. */
-const ExportInstant = z.coerce.number({ error: 'rule.selectDevices' }).int().nonnegative();
+const ExportInstant = z.coerce
+  .number({ error: 'rule.selectDevices' })
+  .int()
+  .nonnegative()
+  .max(MAX_INSTANT_MS, { error: 'rule.instant' });
 
 /**
  * `/api/alarm/exportAlarms`: the alarm records of a period (required, as is the format) with the
@@ -273,6 +300,7 @@ export interface AlarmSettingView {
   weekdays: number[];
   timeZone: string;
   notifierIds: string[];
+  escalation: EscalationLevel[];
   enabled: boolean;
 }
 
@@ -289,7 +317,12 @@ export interface AlarmRecordView {
   alarmTime: number;
   content: { cn: string; en: string };
   count: number;
+  /** The latest reading of the excursion. */
   lastValue: number | null;
+  /** The reading furthest out (highest above the range, lowest below it); null for device-level alarms. */
+  peakValue?: number | null;
+  /** Found in data that arrived late: seconds between the reading that raised it and its arrival; null when live. */
+  lateBySeconds?: number | null;
   resolveState: number;
   resolverId: string | null;
   /** The resolver's name (joined from users); null while unresolved. */
@@ -299,6 +332,10 @@ export interface AlarmRecordView {
   cause: string | null;
   action: string | null;
   endTime: number | null;
+  /** Set when it ended because its rule was disabled, deleted or edited, by `endedByName`. */
+  endReason?: AlarmEndReason | null;
+  endedById?: string | null;
+  endedByName?: string | null;
 }
 
 /**

@@ -1,10 +1,12 @@
 import { z } from 'zod';
+import { EpochMs, MAX_INSTANT_MS } from './rules';
+import { SignPasswordField } from './signature';
 
 const PageQuery = {
   pageNum: z.coerce.number().int().min(1).default(1),
   pageSize: z.coerce.number().int().min(1).max(200).default(20),
-  startTime: z.coerce.number().int().nonnegative().optional(),
-  endTime: z.coerce.number().int().nonnegative().optional(),
+  startTime: EpochMs.optional(),
+  endTime: EpochMs.optional(),
 };
 
 const UserId = z.coerce.string().regex(/^[1-9]\d{0,15}$/, { error: 'rule.id' });
@@ -92,13 +94,19 @@ export const AUDIT_EXPORT_MAX_DAYS = 366;
 export const AUDIT_EXPORT_MAX_ROWS = 50_000;
 
 /** Spec section 5, "Export needs a time period and a file format"; the message is section 8's. */
-const ExportInstant = z.coerce.number({ error: 'rule.selectDevices' }).int().nonnegative();
+const ExportInstant = z.coerce
+  .number({ error: 'rule.selectDevices' })
+  .int()
+  .nonnegative()
+  .max(MAX_INSTANT_MS, { error: 'rule.instant' });
 const ExportPeriod = {
   startTime: ExportInstant,
   endTime: ExportInstant,
   format: z.enum(AuditExportFormats, { error: 'rule.exportFormat' }),
   /** IANA zone the times in the file are written in; UTC when absent. */
   timeZone: z.string().trim().max(64).refine(isTimeZone, { error: 'rule.timeZone' }).optional(),
+  /** Needed while the company's audit signature is on (docs/decisions.md). */
+  signPassword: SignPasswordField,
 };
 
 function isTimeZone(zone: string): boolean {
@@ -148,6 +156,8 @@ export type ExportOperationLogRequest = z.infer<typeof ExportOperationLogRequest
 export const auditActionTitles: Record<string, { en: string; cn: string }> = {
   'alarm.resolve': { en: 'Resolve alarm', cn: '处理报警' },
   'alarm.export': { en: 'Export alarm records', cn: '导出报警记录' },
+  // Written by saving (disabling, editing) or deleting an alarm setting, once per open alarm it ends.
+  'alarm.endByRule': { en: 'End alarm by rule change', cn: '因规则变更结束报警' },
   'alarmSetting.create': { en: 'Add alarm setting', cn: '新增报警设置' },
   'alarmSetting.edit': { en: 'Edit alarm setting', cn: '编辑报警设置' },
   'alarmSetting.delete': { en: 'Delete alarm setting', cn: '删除报警设置' },
@@ -160,6 +170,7 @@ export const auditActionTitles: Record<string, { en: string; cn: string }> = {
   'device.edit': { en: 'Edit device', cn: '编辑设备' },
   'device.resetKey': { en: 'Reset device key', cn: '重置设备密钥' },
   'device.setRemark': { en: 'Set device remark', cn: '设置设备备注' },
+  'sensor.edit': { en: 'Edit sensor', cn: '编辑传感器' },
   'group.add': { en: 'Add group', cn: '新增分组' },
   'group.edit': { en: 'Edit group', cn: '编辑分组' },
   'group.delete': { en: 'Delete group', cn: '删除分组' },
@@ -181,7 +192,11 @@ export const auditActionTitles: Record<string, { en: string; cn: string }> = {
   'calibration.add': { en: 'Add calibration record', cn: '新增校准记录' },
   'calibration.delete': { en: 'Delete calibration record', cn: '删除校准记录' },
   'company.rename': { en: 'Rename company', cn: '修改企业名称' },
+  'company.edit': { en: 'Edit company information', cn: '编辑企业信息' },
   'company.passwordRenewal': { en: 'Set password renewal', cn: '设置定期更换密码' },
+  'company.auditSignature': { en: 'Set audit signature', cn: '设置审计签名' },
+  'member.exportExcel': { en: 'Set export permission', cn: '设置导出权限' },
+  'user.signatureLocked': { en: 'Signing locked after wrong passwords', cn: '签名密码多次错误已锁定' },
   'member.leave': { en: 'Leave company', cn: '退出企业' },
   'user.updateProfile': { en: 'Update personal information', cn: '修改个人信息' },
   'user.updatePassword': { en: 'Change password', cn: '修改密码' },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LoginType } from './enums';
-import { Account, Password } from './rules';
+import { ExistingAccount as Account, Password } from './rules';
 
 /**
  * `/api/doLogin` (API.md): type 1 with `password` (plus `code` when the answer asked for one,
@@ -59,9 +59,15 @@ export interface UserCompany {
   id: string;
   name: string;
   industry: string;
+  /** Spec section 3 company location: region and detailed address, as devices have them. */
+  region?: string;
   address: string;
   isAdmin: boolean;
   current: boolean;
+  /** The legal person cannot leave the company (docs/decisions.md). */
+  legalPerson?: boolean;
+  /** The caller is the company's only administrator, so cannot leave it either. */
+  onlyAdmin?: boolean;
 }
 
 export interface UserPowers {

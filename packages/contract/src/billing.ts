@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { VersionTier } from './enums';
+import { MAX_INSTANT_MS } from './rules';
 
 /*
  * Device service renewal and data recovery orders (spec sections 3, 4, 5, 9). Amounts are in RM
@@ -28,8 +29,16 @@ export type MonitoringDevicePayRequest = z.infer<typeof MonitoringDevicePayReque
 export const MonitoringDeviceRecoveryRequest = z
   .object({
     deviceIds: DeviceIds,
-    startTime: z.coerce.number({ error: 'rule.selectDevices' }).int().positive(),
-    endTime: z.coerce.number({ error: 'rule.selectDevices' }).int().positive(),
+    startTime: z.coerce
+      .number({ error: 'rule.selectDevices' })
+      .int()
+      .positive()
+      .max(MAX_INSTANT_MS, { error: 'rule.instant' }),
+    endTime: z.coerce
+      .number({ error: 'rule.selectDevices' })
+      .int()
+      .positive()
+      .max(MAX_INSTANT_MS, { error: 'rule.instant' }),
   })
   .refine((r) => r.endTime > r.startTime, { error: 'rule.timeRange', path: ['endTime'] });
 export type MonitoringDeviceRecoveryRequest = z.infer<typeof MonitoringDeviceRecoveryRequest>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { UPLOAD_URL_PREFIX } from './profile';
+import { MAX_INSTANT_MS } from './rules';
 
 /*
  * Calibration records of a monitoring device (spec section 3 "Records": time, next time,
@@ -8,7 +9,7 @@ import { UPLOAD_URL_PREFIX } from './profile';
 
 const Id = z.coerce.string().regex(/^[1-9]\d{0,15}$/, { error: 'rule.id' });
 /** Not coerced: a missing time then reads "is required", not "has the wrong type". */
-const Time = z.number().int().positive();
+const Time = z.number().int().positive().max(MAX_INSTANT_MS, { error: 'rule.instant' });
 
 /** Spec section 9: a reminder goes out this many days before the next calibration is due. */
 export const CALIBRATION_REMINDER_DAYS = 30;

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { MAX_INSTANT_MS } from './rules';
+import { SignPasswordField } from './signature';
 
 /*
  * Batch actions on monitors (spec section 2 dialogs, sections 5-6): transfer, per-user
@@ -57,7 +59,11 @@ function isTimeZone(zone: string): boolean {
   }
 }
 
-const Instant = z.coerce.number({ error: 'rule.selectDevices' }).int().nonnegative();
+const Instant = z.coerce
+  .number({ error: 'rule.selectDevices' })
+  .int()
+  .nonnegative()
+  .max(MAX_INSTANT_MS, { error: 'rule.instant' });
 
 /** `/api/device/exportData`: spec section 5, "Export needs a time period and a file format". */
 export const ExportDataRequest = z
@@ -68,6 +74,7 @@ export const ExportDataRequest = z
     format: z.enum(ExportFormats, { error: 'rule.exportFormat' }),
     /** IANA zone the times in the file are written in; UTC when absent. */
     timeZone: z.string().trim().max(64).refine(isTimeZone, { error: 'rule.timeZone' }).optional(),
+    signPassword: SignPasswordField,
   })
   .refine((r) => r.endTime > r.startTime, { error: 'rule.timeRange', path: ['endTime'] })
   .refine((r) => r.endTime - r.startTime <= EXPORT_MAX_DAYS * 86_400_000, {

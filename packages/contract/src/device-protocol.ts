@@ -14,13 +14,30 @@ const Instant = z
   .nonnegative()
   .transform((v) => (v < 1e11 ? Math.round(v * 1000) : Math.round(v)));
 
+/**
+ * Readings are stored as PostgreSQL `real` (a 32-bit float). A larger magnitude cannot be stored,
+ * so it is refused here, naming the field, instead of failing the write. A magnitude below the
+ * smallest normal 32-bit float is stored as 0: storing rounds every value to 7 significant digits
+ * anyway, and no sensor measures 1e-38 of anything (docs/decisions.md).
+ */
+export const FLOAT4_MAX = 3.4028234663852886e38;
+export const FLOAT4_MIN_NORMAL = 1.1754943508222875e-38;
+const ChannelValue = z
+  .number()
+  .finite()
+  .refine((v) => Math.abs(v) <= FLOAT4_MAX, {
+    message: 'must lie between -3.4e38 and 3.4e38 (readings are stored as 32-bit floats)',
+  })
+  .transform((v) => (Math.abs(v) < FLOAT4_MIN_NORMAL ? 0 : v));
+
 export const UpRecord = z.object({
   ts: Instant,
   channels: z
-    .array(z.object({ ch: z.number().int().min(1).max(64), v: z.number().finite() }))
+    .array(z.object({ ch: z.number().int().min(1).max(64), v: ChannelValue }))
     .min(1)
     .max(64),
-  battery: z.number().min(0).max(100).optional(),
+  /** Percent, stored as a whole number (a fraction would not fit the column). */
+  battery: z.number().min(0).max(100).transform(Math.round).optional(),
   power: z.enum(['mains', 'battery']).optional(),
   mode: z.enum(DeviceModes).default('normal'),
   /** GPS position (WGS-84 degrees), optional; stored on the device when both are sent. */
@@ -41,7 +58,17 @@ export const DeviceEvents = [
   'doorClose',
   'reboot',
 ] as const;
-export const EventPayload = z.object({ ts: Instant, event: z.string().min(1).max(40) });
+export type DeviceEventName = (typeof DeviceEvents)[number];
+/** Only the protocol's events are stored: any other name is refused, listing the known ones. */
+export const EventPayload = z.object({
+  ts: Instant,
+  event: z.enum(DeviceEvents, {
+    error: (issue) =>
+      typeof issue.input === 'string'
+        ? `unknown event "${issue.input.slice(0, 40)}"; known events: ${DeviceEvents.join(', ')}`
+        : `expected one of ${DeviceEvents.join(', ')}`,
+  }),
+});
 export type EventPayload = z.infer<typeof EventPayload>;
 
 /** One line for a rejected payload: `records.0.channels.1.v: Invalid input: expected number`. */

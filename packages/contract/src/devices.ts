@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EpochMs } from './rules';
 
 const Id = z.coerce.string().regex(/^[1-9]\d{0,15}$/, { error: 'rule.id' });
 
@@ -24,6 +25,21 @@ export const PageDevicesRequest = z.object({
 });
 export type PageDevicesRequest = z.infer<typeof PageDevicesRequest>;
 
+/**
+ * Channel state (spec section 4: 1 normal, 2 alarm, 3 abnormal, 4 offline, 5 service and
+ * maintenance; "otherwise no setting"). Derived when a device is read, never stored: 0 is a
+ * channel switched off, which is "no setting" to the spec.
+ */
+export const ChannelState = {
+  Disabled: 0,
+  Normal: 1,
+  Alarm: 2,
+  Abnormal: 3,
+  Offline: 4,
+  Service: 5,
+} as const;
+export type ChannelState = (typeof ChannelState)[keyof typeof ChannelState];
+
 export interface SensorView {
   id: string;
   channel: number;
@@ -34,7 +50,21 @@ export interface SensorView {
   rangeMax: number;
   value: number | null;
   updateTime: number | null;
+  /** Spec section 3 sensor remarks. */
+  remark: string;
+  /** A disabled channel's readings are stored but never judged for alarms (docs/decisions.md). */
+  enabled: boolean;
+  state: ChannelState;
 }
+
+/** `/api/device/editSensor`: a channel's name, remarks and whether it is in use. */
+export const EditSensorRequest = z.object({
+  id: Id,
+  name: z.string().trim().min(1).max(50),
+  remark: z.string().trim().max(255).default(''),
+  enabled: z.boolean(),
+});
+export type EditSensorRequest = z.infer<typeof EditSensorRequest>;
 
 export interface DeviceView {
   id: string;
@@ -74,8 +104,8 @@ export interface DeviceView {
 export const HistoryDataRequest = z
   .object({
     sensorId: Id,
-    startTime: z.coerce.number().int().nonnegative(),
-    endTime: z.coerce.number().int().nonnegative(),
+    startTime: EpochMs,
+    endTime: EpochMs,
     maxPoints: z.coerce.number().int().min(2).max(100_000).optional(),
     /** Activation energy ΔH for the mean kinetic temperature, kJ/mol (USP <1079> default 83.144). */
     activationEnergy: z.coerce.number().min(10).max(300).optional(),

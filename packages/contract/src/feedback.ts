@@ -19,3 +19,26 @@ export const AddFeedbackRequest = z.object({
   source: z.literal(1).default(1),
 });
 export type AddFeedbackRequest = z.infer<typeof AddFeedbackRequest>;
+
+/** `/api/user/pageFeedback`: the feedback the caller sent, newest first. */
+export const PageFeedbackRequest = z.object({
+  pageNum: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(10),
+});
+export type PageFeedbackRequest = z.infer<typeof PageFeedbackRequest>;
+
+/**
+ * One feedback as its sender sees it. There is no reply yet: the supplier reads feedback outside
+ * the console (docs/decisions.md), so a sent feedback has no state beyond its time.
+ */
+export interface FeedbackView {
+  id: string;
+  content: string;
+  /** 1-7, labels `feedback.category.<n>` in the console. */
+  category: number;
+  images: string[];
+  /** Epoch ms. */
+  createTime: number;
+  /** The company in scope when it was sent ('' when none). */
+  companyName: string;
+}

@@ -98,8 +98,16 @@ export type TransferLeaderRequest = z.infer<typeof TransferLeaderRequest>;
 export const OrgIdRequest = z.object({ id: Id });
 export type OrgIdRequest = z.infer<typeof OrgIdRequest>;
 
-/** `/api/user/changeOrganizeName`: renames the company in scope (and its root department). */
-export const ChangeOrganizeNameRequest = z.object({ name: OrganizationName });
+/**
+ * `/api/user/changeOrganizeName`: renames the company in scope (and its root department); the
+ * optional fields edit the rest of its information (spec section 3), each left as it is when absent.
+ */
+export const ChangeOrganizeNameRequest = z.object({
+  name: OrganizationName,
+  industry: z.string().trim().max(40).optional(),
+  region: z.string().trim().max(255).optional(),
+  address: z.string().trim().max(255).optional(),
+});
 export type ChangeOrganizeNameRequest = z.infer<typeof ChangeOrganizeNameRequest>;
 
 /** `/api/userOrganize/companyDataInfo`: the home page's company statistics. */
@@ -233,6 +241,8 @@ export interface MemberView {
   isLeader: boolean;
   joinTime: number;
   lastLoginTime: number | null;
+  /** May export files (spec section 6 flag; the company administrator's `/api/personnel/setExportExcel`). */
+  exportExcel: boolean;
 }
 
 /** `/api/personnel/pageUsers`: members of the caller's scope, optionally one department (and below). */

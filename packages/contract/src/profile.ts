@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PersonOrRoleName } from './org';
-import { EMAIL_PATTERN, isMobile } from './rules';
+import { isMobile, OptionalEmail } from './rules';
 
 /*
  * The personal centre (spec sections 2, 3, 5 and 7): profile, passwords, signature password,
@@ -52,11 +52,6 @@ const OptionalPhone = z
   .trim()
   .max(20)
   .refine((v) => v === '' || isMobile(v), { error: 'rule.phone' });
-const OptionalEmail = z
-  .string()
-  .trim()
-  .max(100)
-  .refine((v) => v === '' || EMAIL_PATTERN.test(v), { error: 'rule.email' });
 
 /** `/api/user/updateUserInfo`: every field optional; what is sent is changed. */
 export const UpdateUserInfoRequest = z.object({
@@ -98,8 +93,12 @@ export const SetSignPasswordRequest = z
   .object({
     password: SignPassword,
     confirmPassword: z.string(),
-    /** Required when a signature password is already set. */
+    /**
+     * When a signature password is already set, one of these proves the change: the current
+     * signature password, or the login password for one who forgot it (docs/decisions.md).
+     */
     oldPassword: z.string().max(128).optional(),
+    loginPassword: z.string().max(128).optional(),
   })
   .refine((r) => r.password === r.confirmPassword, {
     error: 'rule.passwordsDiffer',

@@ -39,6 +39,8 @@ export type ModifyInformationRequest = z.infer<typeof ModifyInformationRequest>;
 export const CreateCompanyRequest = z.object({
   name: z.string().trim().min(2).max(20),
   industry: z.string().trim().max(40).optional(),
+  /** Spec section 3 company location: region and detailed address. */
+  region: z.string().trim().max(255).optional(),
   address: z.string().trim().max(255).optional(),
 });
 export type CreateCompanyRequest = z.infer<typeof CreateCompanyRequest>;

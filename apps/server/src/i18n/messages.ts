@@ -7,6 +7,7 @@ import { calibrationLabels, calibrationMessages } from './catalogues/calibration
 import { devicesLabels, devicesMessages } from './catalogues/devices';
 import { orgLabels, orgMessages } from './catalogues/org';
 import { profileLabels, profileMessages } from './catalogues/profile';
+import { signatureLabels, signatureMessages } from './catalogues/signature';
 
 /**
  * Every message the server sends to a person, in English and Simplified Chinese. `{name}` is
@@ -23,6 +24,7 @@ export const messages = {
   ...profileMessages,
   ...alarmsMessages,
   ...calibrationMessages,
+  ...signatureMessages,
   OK: { en: 'Success', cn: '操作成功' },
   LOGIN_EXPIRED: { en: 'Login expired, please log in again', cn: '登录已过期，请重新登录' },
   LOGIN_FAILED: { en: 'Account or password is incorrect', cn: '账号或密码错误' },
@@ -101,6 +103,10 @@ export const messages = {
   'validation.tooManyItems': { en: '{field} allows at most {max} items', cn: '{field}最多 {max} 项' },
   'validation.invalid': { en: '{field} is invalid', cn: '{field}格式不正确' },
   'validation.unknownField': { en: 'Unknown field: {field}', cn: '未知字段：{field}' },
+  'validation.unstorableText': {
+    en: '{field} contains a character that cannot be saved (a NUL character or a broken Unicode character)',
+    cn: '{field}包含无法保存的字符（空字符或不完整的 Unicode 字符）',
+  },
   'rule.account': {
     en: '{field}: enter a correct mobile number or e-mail address',
     cn: '{field}：请输入正确的手机号或邮箱',
@@ -108,6 +114,10 @@ export const messages = {
   'rule.feedbackImages': { en: 'At most 3 images can be attached', cn: '最多上传 3 张图片' },
   'rule.id': { en: '{field} is not a valid ID', cn: '{field}不是有效的 ID' },
   'rule.timeRange': { en: '{field} must be after the start time', cn: '{field}必须晚于开始时间' },
+  'rule.instant': {
+    en: '{field} must be a time before the year 10000',
+    cn: '{field}必须是公元 10000 年之前的时间',
+  },
   'rule.alarmVerifyInterval': {
     en: 'The alarm verification interval must be at most the data upload interval',
     cn: '报警验证间隔不能大于数据上传间隔',
@@ -218,6 +228,7 @@ export const fieldLabels: Record<string, Record<WireLanguage, string>> = {
   ...profileLabels,
   ...alarmsLabels,
   ...calibrationLabels,
+  ...signatureLabels,
 };
 
 export function translate(

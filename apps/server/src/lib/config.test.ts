@@ -28,4 +28,31 @@ describe('configuration', () => {
     expect(() => loadConfig({ DATABASE_URL: 'not a url' })).toThrow(/DATABASE_URL/);
     expect(() => loadConfig({ DEMO: 'maybe' })).toThrow(/DEMO/);
   });
+
+  it('chooses the WhatsApp provider by WHATSAPP_PROVIDER and names what a bad choice lacks', () => {
+    expect(loadConfig({}).whatsappProvider).toBe('twilio');
+    expect(() => loadConfig({ WHATSAPP_PROVIDER: 'meta' })).toThrow(
+      "WHATSAPP_PROVIDER: expected 'twilio' (TWILIO_WHATSAPP_FROM) or 'cloud' (WHATSAPP_CLOUD_*)",
+    );
+    expect(() => loadConfig({ WHATSAPP_PROVIDER: 'cloud', WHATSAPP_CLOUD_TOKEN: 'EAAG' })).toThrow(
+      "WHATSAPP_PROVIDER: 'cloud' needs WHATSAPP_CLOUD_PHONE_NUMBER_ID, WHATSAPP_CLOUD_TEMPLATE",
+    );
+    expect(() => loadConfig({ WHATSAPP_CLOUD_API_VERSION: '21' })).toThrow(/WHATSAPP_CLOUD_API_VERSION/);
+    const cloud = loadConfig({
+      WHATSAPP_PROVIDER: 'cloud',
+      WHATSAPP_CLOUD_TOKEN: 'EAAG',
+      WHATSAPP_CLOUD_PHONE_NUMBER_ID: '1065',
+      WHATSAPP_CLOUD_TEMPLATE: 'coldchain_alarm',
+      PUBLIC_URL: 'https://cold.example.com/',
+    });
+    expect(cloud).toMatchObject({
+      whatsappProvider: 'cloud',
+      publicUrl: 'https://cold.example.com',
+      whatsappCloud: {
+        baseUrl: 'https://graph.facebook.com',
+        apiVersion: 'v21.0',
+        template: 'coldchain_alarm',
+      },
+    });
+  });
 });

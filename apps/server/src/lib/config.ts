@@ -9,8 +9,12 @@ import {
 } from '../modules/billing/prices';
 import type { TwilioConfig } from '../modules/delivery/channels/twilio';
 import type { WechatConfig } from '../modules/delivery/channels/wechat';
+import type { WhatsappCloudConfig } from '../modules/delivery/channels/whatsapp-cloud';
 import type { DeliveryOptions } from '../modules/delivery/delivery-worker';
+import type { DeviceLimits } from '../modules/ingest/device-limits';
 import type { WechatAccountConfig } from '../modules/profile/wechat-account';
+import { parseFrameAncestors } from '../plugins/security-headers';
+import { parseTrustProxy, type TrustProxy } from './trust-proxy';
 
 /**
  * The environment of API.md "Configuration", read and checked once at start. A bad value stops
@@ -54,6 +58,11 @@ const EnvSchema = z.object({
   SESSION_IDLE_HOURS: z.coerce.number().positive().default(168),
   LOGIN_RATE_LIMIT: z.coerce.number().int().positive().default(30),
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1_048_576),
+  MQTT_MAX_PACKET_BYTES: z.coerce.number().int().min(1024).max(268_435_455).default(1_048_576),
+  DEVICE_MESSAGES_PER_MINUTE: z.coerce.number().int().positive().default(120),
+  DEVICE_CONNECTS_PER_MINUTE: z.coerce.number().int().positive().default(10),
+  DEVICE_CLOCK_AHEAD_SECONDS: z.coerce.number().int().positive().default(300),
+  DEVICE_BACKFILL_DAYS: z.coerce.number().int().positive().default(90),
   CONTACT_PHONE: z.string().default(''),
   CONTACT_EMAIL: z.string().default('support@example.com'),
   CONTACT_ADDRESS: z.string().default(''),
@@ -73,12 +82,47 @@ const EnvSchema = z.object({
   WECHAT_APP_SECRET: z.string().optional(),
   WECHAT_TEMPLATE_ID: z.string().optional(),
   WECHAT_OAUTH_URL: z.string().url().default('https://open.weixin.qq.com'),
+  PUBLIC_URL: z.string().url().optional(),
+  WHATSAPP_PROVIDER: z
+    .enum(['twilio', 'cloud'], {
+      error: "expected 'twilio' (TWILIO_WHATSAPP_FROM) or 'cloud' (WHATSAPP_CLOUD_*)",
+    })
+    .default('twilio'),
+  WHATSAPP_CLOUD_BASE_URL: z.string().url().default('https://graph.facebook.com'),
+  WHATSAPP_CLOUD_API_VERSION: z
+    .string()
+    .regex(/^v\d+\.\d+$/)
+    .default('v21.0'),
+  WHATSAPP_CLOUD_TOKEN: z.string().optional(),
+  WHATSAPP_CLOUD_PHONE_NUMBER_ID: z.string().optional(),
+  WHATSAPP_CLOUD_TEMPLATE: z.string().optional(),
+  WHATSAPP_CLOUD_APP_SECRET: z.string().optional(),
+  WHATSAPP_CLOUD_VERIFY_TOKEN: z.string().optional(),
   PRICE_RENEWAL_RM: tierPrices.prefault(DEFAULT_RENEWAL_PRICES),
   PRICE_RECOVERY_RM: tierPrices.prefault(DEFAULT_RECOVERY_PRICES),
   PARAMETER_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   MKT_ACTIVATION_ENERGY_KJ: z.coerce.number().min(10).max(300).default(83.144),
+  STARTER_CREDITS: z.coerce.number().int().min(0).max(1_000_000).default(100),
   MAP_TILE_URL: z.string().default(''),
   PUBLIC_MQTT_URL: z.string().url().optional(),
+  TRUST_PROXY: z
+    .string()
+    .default('')
+    .transform((text, ctx): TrustProxy => {
+      const parsed = parseTrustProxy(text);
+      if (typeof parsed !== 'string') return parsed;
+      ctx.addIssue({ code: 'custom', message: parsed });
+      return z.NEVER;
+    }),
+  DASHBOARD_FRAME_ANCESTORS: z
+    .string()
+    .default('')
+    .transform((text, ctx): string[] => {
+      const parsed = parseFrameAncestors(text);
+      if (typeof parsed !== 'string') return parsed;
+      ctx.addIssue({ code: 'custom', message: parsed });
+      return z.NEVER;
+    }),
 });
 
 export interface Config {
@@ -104,6 +148,8 @@ export interface Config {
   sessionIdleMs: number;
   loginRateLimitPerMinute: number;
   bodyLimitBytes: number;
+  /** What one device may send and when (modules/ingest/device-limits.ts). */
+  deviceLimits: DeviceLimits;
   contact: { phone: string; email: string; address: string };
   /** Alarm message delivery (modules/delivery). */
   delivery: DeliveryOptions;
@@ -111,6 +157,15 @@ export interface Config {
   twilio?: TwilioConfig;
   /** Set when WECHAT_APP_ID, WECHAT_APP_SECRET and WECHAT_TEMPLATE_ID are. */
   wechat?: WechatConfig;
+  /**
+   * The platform's address as providers reach it (`https://cold.example.com`): delivery receipts
+   * (Twilio status callbacks) are requested only when it is set.
+   */
+  publicUrl?: string;
+  /** Which API carries WhatsApp alarms: Twilio (TWILIO_WHATSAPP_FROM) or Meta's Cloud API. */
+  whatsappProvider: 'twilio' | 'cloud';
+  /** Set when WHATSAPP_CLOUD_TOKEN, WHATSAPP_CLOUD_PHONE_NUMBER_ID and WHATSAPP_CLOUD_TEMPLATE are. */
+  whatsappCloud?: WhatsappCloudConfig;
   /** Set when WECHAT_APP_ID and WECHAT_APP_SECRET are: binding a user's WeChat (OAuth code -> openid). */
   wechatAccount?: WechatAccountConfig;
   /** Renewal and data recovery prices per tier per month (modules/billing). */
@@ -119,10 +174,16 @@ export interface Config {
   parameterTimeoutMs: number;
   /** Default activation energy of mean kinetic temperature, kJ/mol (USP <1079>: 83.144). */
   mktActivationEnergyKj: number;
+  /** Message credit a newly founded company starts with, so its first alarms reach people. */
+  starterCredits: number;
   /** Map tile template (`https://tile.example.com/{z}/{x}/{y}.png`); empty = markers without tiles. */
   mapTileUrl: string;
   /** The MQTT address devices use, shown in the console; unset = derived from the request host. */
   publicMqttUrl?: string;
+  /** Proxies whose X-Forwarded-For / -Proto are believed (lib/trust-proxy.ts); false = none. */
+  trustProxy: TrustProxy;
+  /** Origins that may frame the full-screen dashboards; empty = none (plugins/security-headers.ts). */
+  dashboardFrameAncestors: string[];
 }
 
 export class ConfigError extends Error {}
@@ -136,6 +197,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  // Choosing the Cloud API and leaving out one of its settings is a mistake, not "not configured".
+  if (e.WHATSAPP_PROVIDER === 'cloud') {
+    const missing = (
+      ['WHATSAPP_CLOUD_TOKEN', 'WHATSAPP_CLOUD_PHONE_NUMBER_ID', 'WHATSAPP_CLOUD_TEMPLATE'] as const
+    ).filter((name) => !e[name]);
+    if (missing.length > 0)
+      throw new ConfigError(
+        `Invalid configuration:\n  WHATSAPP_PROVIDER: 'cloud' needs ${missing.join(', ')}`,
+      );
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -156,6 +227,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionIdleMs: e.SESSION_IDLE_HOURS * 3_600_000,
     loginRateLimitPerMinute: e.LOGIN_RATE_LIMIT,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    deviceLimits: {
+      window: {
+        maxAheadMs: e.DEVICE_CLOCK_AHEAD_SECONDS * 1000,
+        backfillMs: e.DEVICE_BACKFILL_DAYS * 86_400_000,
+      },
+      messagesPerMinute: e.DEVICE_MESSAGES_PER_MINUTE,
+      connectsPerMinute: e.DEVICE_CONNECTS_PER_MINUTE,
+      maxPacketBytes: e.MQTT_MAX_PACKET_BYTES,
+    },
     contact: { phone: e.CONTACT_PHONE, email: e.CONTACT_EMAIL, address: e.CONTACT_ADDRESS },
     delivery: {
       pollMs: e.DELIVERY_POLL_MS,
@@ -189,8 +269,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     prices: { renewal: e.PRICE_RENEWAL_RM, recovery: e.PRICE_RECOVERY_RM },
     parameterTimeoutMs: e.PARAMETER_TIMEOUT_MS,
     mktActivationEnergyKj: e.MKT_ACTIVATION_ENERGY_KJ,
+    starterCredits: e.STARTER_CREDITS,
     mapTileUrl: e.MAP_TILE_URL,
     publicMqttUrl: e.PUBLIC_MQTT_URL,
+    trustProxy: e.TRUST_PROXY,
+    dashboardFrameAncestors: e.DASHBOARD_FRAME_ANCESTORS,
+    publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
+    whatsappProvider: e.WHATSAPP_PROVIDER,
+    whatsappCloud:
+      e.WHATSAPP_CLOUD_TOKEN && e.WHATSAPP_CLOUD_PHONE_NUMBER_ID && e.WHATSAPP_CLOUD_TEMPLATE
+        ? {
+            baseUrl: e.WHATSAPP_CLOUD_BASE_URL,
+            apiVersion: e.WHATSAPP_CLOUD_API_VERSION,
+            token: e.WHATSAPP_CLOUD_TOKEN,
+            phoneNumberId: e.WHATSAPP_CLOUD_PHONE_NUMBER_ID,
+            template: e.WHATSAPP_CLOUD_TEMPLATE,
+            appSecret: e.WHATSAPP_CLOUD_APP_SECRET,
+            verifyToken: e.WHATSAPP_CLOUD_VERIFY_TOKEN,
+          }
+        : undefined,
     wechatAccount:
       e.WECHAT_APP_ID && e.WECHAT_APP_SECRET
         ? {

@@ -88,5 +88,6 @@ describe('an unexpected fault', () => {
     expect(response.body).not.toContain('secret');
     expect(response.json()).toEqual({ msgCode: 500, msgContent: '服务器内部错误，请稍后再试', data: null });
     expect(lines.join('')).toContain('secret internal detail');
-  });
+    // It opens and migrates a database of its own: as long as a file's setup may take.
+  }, 60_000);
 });

@@ -19,10 +19,18 @@ export const DEFAULT_PASSWORD = 'Passw0rd1';
 /** Precomputed once: hashing with scrypt in every factory call would slow the suite for nothing. */
 let defaultHash: Promise<string> | undefined;
 
+/**
+ * scrypt's N for the users tests build: each login verifies against the stored hash's own
+ * parameters, so a small N makes the suite's thousand logins cheap (the product stores 2^15).
+ */
+const TEST_SCRYPT_COST = 2 ** 10;
+
 export async function buildUser(db: Db, fields: { account?: string; name?: string; password?: string } = {}) {
   const account = normaliseAccount(fields.account ?? `user-${randomBytes(5).toString('hex')}@example.com`);
-  defaultHash ??= hashPassword(DEFAULT_PASSWORD);
-  const passwordHash = fields.password ? await hashPassword(fields.password) : await defaultHash;
+  defaultHash ??= hashPassword(DEFAULT_PASSWORD, TEST_SCRYPT_COST);
+  const passwordHash = fields.password
+    ? await hashPassword(fields.password, TEST_SCRYPT_COST)
+    : await defaultHash;
   const [user] = await db
     .insert(users)
     .values({ account, email: account, name: fields.name ?? 'Test User', passwordHash })

@@ -39,7 +39,9 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   child.stdout?.on('data', (d) => (output += d));
   child.stderr?.on('data', (d) => (output += d));
   const baseUrl = `http://127.0.0.1:${env.PORT}`;
-  for (let i = 0; i < 240; i++) {
+  // Up to 120 s: two test lanes run side by side on two cores, and a cold tsx start under that load
+  // has been seen to take over a minute.
+  for (let i = 0; i < 480; i++) {
     if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
     try {
       if ((await fetch(`${baseUrl}/healthz`)).ok) return { child, baseUrl, output: () => output };

@@ -1,8 +1,10 @@
 import {
   type AddFeedbackRequest,
+  type FeedbackView,
   type LoginNeedsCode,
   type LoginResult,
   LoginType,
+  type Page,
   Platform,
   type UserCompany,
   type UserInfo,
@@ -47,5 +49,11 @@ export const fetchUnreadNotices = () => request<{ count: number }>('/api/user/ne
 /** Images are the paths `/api/device/addCalibrationImg` returned, comma-joined (spec section 3). */
 export const addFeedback = (body: Omit<AddFeedbackRequest, 'imgUrl' | 'source'>, images: string[] = []) =>
   request<{ id: string }>('/api/user/addFeedback', { ...body, imgUrl: images.join(','), source: 1 });
+export const FEEDBACK_LIST_PATH = '/api/user/pageFeedback';
+/** The caller's own feedback, newest first ("My feedback" in the personal centre). */
+export const fetchSentFeedback = (body: { pageNum: number; pageSize: number }) =>
+  request<Page<FeedbackView>>(FEEDBACK_LIST_PATH, body);
+/** Query key of the sent-feedback pages; sending one refreshes them. */
+export const SENT_FEEDBACK_KEY = ['personal', 'feedback'] as const;
 export const fetchClientConfig = () => request<ClientConfig>('/api/system/clientConfig');
 export const fetchEncryptionUser = () => request<{ ticket: string }>('/api/datav/getEncryptionUser');

@@ -14,6 +14,8 @@ export interface LiveAlarm {
   alarmId?: string;
   level?: number;
   count?: number;
+  /** Found in data received late: seconds between the reading and its arrival (absent when live). */
+  lateBySeconds?: number;
 }
 
 /** Spec section 9: reconnect after 5 seconds. */

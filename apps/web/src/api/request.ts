@@ -1,6 +1,9 @@
+// Before the contract's schemas are built: zod must not probe for eval under the CSP.
+import '../zod-without-eval';
 import { Header, Limits, MsgCode, Platform, toWireLanguage } from '@coldchain/contract';
 import i18n from '../i18n';
 import { clearSession, getAccessToken, getCompanyId, setAccessToken } from '../session/storage';
+import { guardRepeatedChange } from './double-click-guard';
 
 /**
  * The one API client of the console: every call goes through `request`, which applies the
@@ -125,7 +128,9 @@ function isEnvelope(body: unknown): body is EnvelopeLike {
 
 /** POSTs `body` as JSON to `path` and resolves with what spec section 8 says the caller gets. */
 export async function request<T = unknown>(path: string, body: unknown = {}): Promise<T> {
-  return send<T>(path, { method: 'POST', headers: buildHeaders(), body: JSON.stringify(body) });
+  const init = { method: 'POST', headers: buildHeaders(), body: JSON.stringify(body) };
+  // A second click within the guard's second gets the first click's answer (double-click-guard.ts).
+  return guardRepeatedChange(path, `${getCompanyId() ?? ''}|${init.body}`, () => send<T>(path, init));
 }
 
 /**

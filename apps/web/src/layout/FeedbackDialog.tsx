@@ -1,8 +1,9 @@
 import { FEEDBACK_DEFAULT_CATEGORY, FEEDBACK_MAX_IMAGES } from '@coldchain/contract';
+import { useQueryClient } from '@tanstack/react-query';
 import { Form, Input, Modal, Select, type UploadFile } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { addFeedback } from '../api/calls';
+import { addFeedback, SENT_FEEDBACK_KEY } from '../api/calls';
 import { useNotify } from '../router/notify';
 import { ImageUploadList, uploadedUrl } from './ImageUploadList';
 
@@ -17,6 +18,7 @@ const CATEGORIES = [1, 2, 3, 4, 5, 6, 7];
 export function FeedbackDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation();
   const notify = useNotify();
+  const queryClient = useQueryClient();
   const [form] = Form.useForm<FeedbackForm>();
   const [busy, setBusy] = useState(false);
   const [images, setImages] = useState<UploadFile[]>([]);
@@ -28,6 +30,8 @@ export function FeedbackDialog({ open, onClose }: { open: boolean; onClose: () =
       const urls = images.map(uploadedUrl).filter((url): url is string => url !== null);
       await addFeedback({ content: values.content.trim(), category: values.category }, urls);
       notify({ type: 'success', content: t('feedback.success'), duration: 3 });
+      // "My feedback" may be open in the personal centre behind the dialog.
+      void queryClient.invalidateQueries({ queryKey: SENT_FEEDBACK_KEY });
       form.resetFields();
       setImages([]);
       onClose();

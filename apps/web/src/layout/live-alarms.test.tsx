@@ -73,6 +73,18 @@ describe('live alarms in the layout', () => {
     expect(screen.getByTestId('alarm-notice-type')).toHaveTextContent('断电报警');
   });
 
+  it('marks an alarm found in data received late with the delay, and a live one not', async () => {
+    serve();
+    const { ws } = await openConsole();
+    act(() => ws.serverSend(livePush({ deviceSerial: 'LIVE1' })));
+    await screen.findByTestId('alarm-notice');
+    expect(screen.queryByTestId('alarm-notice-late')).toBeNull();
+    act(() => ws.serverSend(livePush({ deviceSerial: 'LATE1', lateBySeconds: 3600 })));
+    expect(await screen.findByTestId('alarm-notice-late')).toHaveTextContent(
+      'Found in data received late (1 h late)',
+    );
+  });
+
   it('keeps at most 3 notifications on screen, closing the oldest first', async () => {
     serve();
     const { ws } = await openConsole();

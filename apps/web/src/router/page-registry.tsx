@@ -16,6 +16,8 @@ const PAGES: Record<string, ComponentType> = {
   groupingMode: lazy(() => import('../pages/groups')),
   alarmInfo: lazy(() => import('../pages/alarms')),
   alarmDetail: lazy(() => import('../pages/alarms/detail')),
+  // The same record opened from a monitor's detail; the menu highlights the monitors instead.
+  deviceAlarmDetail: lazy(() => import('../pages/alarms/detail')),
   alarmSetting: lazy(() => import('../pages/alarms/setting')),
   loginLog: lazy(() => import('../pages/audit/login-log')),
   operationLog: lazy(() => import('../pages/audit/operation-log')),

@@ -2,6 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import i18n from '../i18n';
+import { alarmRecord } from '../pages/alarms/test-fixtures';
 import { calledPaths, envelope, stubServer } from '../test/fake-server';
 import { currentLocation, renderApp, resetBrowserState } from '../test/render-app';
 
@@ -42,6 +43,27 @@ describe('routes (spec sections 2 and 8)', () => {
     renderApp('/dataCenter/statistics');
     expect(await screen.findByTestId('page-title')).toHaveTextContent('Statistics');
     expect(screen.getByText('This page is coming soon.')).toBeInTheDocument();
+  });
+
+  it("a monitor's alarm detail opens the alarm record, not the coming-soon page", async () => {
+    localStorage.setItem('accessToken', 't');
+    const server = stubServer({
+      overrides: {
+        '/api/alarm/alarmDetail': () => alarmRecord(),
+        '/api/alarm/alarmNotifications': () => [],
+      },
+    });
+    renderApp('/deviceManagement/monitoringDevice/deviceAlarmDetail?id=101');
+    expect(await screen.findByTestId('alarm-detail-device', {}, { timeout: 8_000 })).toHaveTextContent(
+      'Vaccine fridge 1 (DEMO0001)',
+    );
+    expect(screen.queryByText('This page is coming soon.')).toBeNull();
+    expect(calledPaths(server)).toContain('/api/alarm/alarmDetail');
+    // Back leads to the monitor it was opened from, not to the alarm list.
+    expect(screen.getByTestId('alarm-detail-back')).toHaveAttribute(
+      'href',
+      `/deviceManagement/monitoringDevice/monitoringDeviceDetail?id=${alarmRecord().deviceId}`,
+    );
   });
 
   it('without a token the guard sends the user to /login with a redirect', async () => {

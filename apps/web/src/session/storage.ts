@@ -45,6 +45,12 @@ export function setCompanyId(id: string): void {
   emit();
 }
 
+/** After leaving the last company: no company is in scope until one is joined or created. */
+export function clearCompanyId(): void {
+  localStorage.removeItem(StorageKey.CompanyId);
+  emit();
+}
+
 export function setAuthTags(tags: string[]): void {
   localStorage.setItem(StorageKey.AuthTags, JSON.stringify(tags));
 }

@@ -2,6 +2,7 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import dayjs from 'dayjs';
 import { afterEach, beforeAll, vi } from 'vitest';
+import { forgetRecentChanges } from '../api/double-click-guard';
 import i18n from '../i18n';
 import { resetBrowserState } from './browser-state';
 import { FakeAudio, FakeWebSocket } from './fake-websocket';
@@ -38,6 +39,8 @@ window.Audio = FakeAudio as unknown as typeof Audio;
 
 afterEach(() => {
   cleanup();
+  // One test's save must not swallow the same save in the next test.
+  forgetRecentChanges();
   FakeWebSocket.reset();
   FakeAudio.reset();
 });

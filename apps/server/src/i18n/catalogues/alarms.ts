@@ -25,6 +25,8 @@ export const alarmsLabels = {
   deviceIds: { en: 'Devices', cn: '设备' },
   channel: { en: 'Channel', cn: '通道' },
   signPassword: { en: 'Signature password', cn: '签名密码' },
+  /** A setting's call tree: who escalation levels 2 and 3 reach (alarm-escalation.ts). */
+  escalation: { en: 'Escalation levels', cn: '升级通知' },
 } satisfies LabelCatalogue;
 
 /** Texts written into an alarm export, in the request's language. */

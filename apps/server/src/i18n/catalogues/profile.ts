@@ -10,8 +10,8 @@ export const profileMessages = {
   },
   SIGN_PASSWORD_WRONG: { en: 'The signature password is incorrect', cn: '签名密码错误' },
   SIGN_PASSWORD_OLD_REQUIRED: {
-    en: 'Enter the current signature password to change it',
-    cn: '修改签名密码需输入原签名密码',
+    en: 'Enter the current signature password, or your login password if you forgot it, to change it',
+    cn: '修改签名密码需输入原签名密码，忘记时可输入登录密码',
   },
   WECHAT_NOT_CONFIGURED: {
     en: 'WeChat is not configured on this server',

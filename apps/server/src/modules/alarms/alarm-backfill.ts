@@ -24,13 +24,13 @@ export interface BackfillExcursion {
 /**
  * Readings older than what the live machine has already judged (they arrived out of order) run
  * through a scratch machine of their own, so the live state is left alone. Only the excursions
- * they show are kept; reminders and escalation belong to the live machine.
+ * they show are kept; an excursion still open is reminded of like any other (alarm-follow-ups.ts).
  */
 export function findBackfillExcursions(rule: ValueRule, readings: CommittedReading[]): BackfillExcursion[] {
   const found: BackfillExcursion[] = [];
   let state = initialState();
   for (const r of [...readings].sort((a, b) => a.ts - b.ts)) {
-    const step = evaluate(rule, state, { ts: r.ts, value: r.value, mode: r.mode, acknowledged: true });
+    const step = evaluate(rule, state, { ts: r.ts, value: r.value, mode: r.mode });
     state = step.state;
     for (const action of step.actions) {
       if (action.kind === 'raise') found.push({ raise: action, endTs: null });
@@ -83,6 +83,7 @@ export async function recordBackfillExcursions(
   late: CommittedReading[],
   judgedUpTo: number,
   pushes: PendingPush[],
+  now: Date,
 ): Promise<BackfillExcursion['raise'] | null> {
   let stillOpen: BackfillExcursion['raise'] | null = null;
   const excursions = findBackfillExcursions(rule, late);
@@ -118,6 +119,11 @@ export async function recordBackfillExcursions(
         ts: raise.ts,
         excursionStart: raise.excursionStart,
         value: raise.value,
+        peak: raise.peak,
+        raisedAt: now,
+        late: true,
+        // Already over: nobody is reminded of it, though it still needs a cause.
+        resolveState: endTs === null ? undefined : ResolveState.Normalized,
         content: alarmContent(subject, {
           alarmType: raise.alarmType,
           value: raise.value,

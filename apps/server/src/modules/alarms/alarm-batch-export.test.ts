@@ -5,9 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { call, useTestApp } from '../../test/build-app';
 import { addMember, buildDepartment, buildDevice, buildRole, buildUser, login } from '../../test/factories';
 import { auditLog } from '../audit/audit.table';
-import { users } from '../users/users.table';
 import { alarmExportLimits } from './alarm-export';
-import { alarmFixture } from './alarm-test-support';
+import { alarmFixture, savedByTest } from './alarm-test-support';
 import { alarmRecords, alarmSettings } from './alarms.table';
 
 const START = Date.UTC(2026, 0, 1);
@@ -22,7 +21,10 @@ async function auditCount(app: FastifyInstance, companyId: number, action: strin
 }
 
 async function settingsOf(app: FastifyInstance, companyId: number) {
-  return app.db.select().from(alarmSettings).where(eq(alarmSettings.companyId, companyId));
+  return app.db
+    .select()
+    .from(alarmSettings)
+    .where(and(eq(alarmSettings.companyId, companyId), savedByTest));
 }
 
 /** The rule part of a batch body; the tests add devices and carrier. */
@@ -291,9 +293,10 @@ describe('alarm record export and signature', () => {
     expect(memberFile.body).not.toContain('Second alarm');
   });
 
-  it('with sign check on, export and resolve need the signature password', async () => {
+  it('with audit signature on, export and resolve need the signature password', async () => {
     const f = await withAlarms();
-    await ctx.app.db.update(users).set({ signCheck: true }).where(eq(users.id, f.company.admin.id));
+    // The company administrator's switch (modules/signature), applying to every member.
+    await call(ctx.app, '/api/company/setAuditSignature', { enabled: true }, f.as);
     const body = { ...period, format: 'csv' };
     const msg = async (res: Awaited<ReturnType<typeof exportFile>>) =>
       (res.json() as { msgContent: string }).msgContent;
@@ -327,12 +330,16 @@ describe('alarm record export and signature', () => {
     expect(ok.body).toContain('Second alarm');
     const resolved = await resolve({ signPassword: 'abc123' });
     expect(resolved.body).toMatchObject({ msgCode: 200, data: { resolveState: 3 } });
-    // The password never reaches the audit trail.
+    // The password never reaches the audit trail; who signed and what the signature means do.
     const trail = await ctx.app.db.select().from(auditLog).where(eq(auditLog.companyId, f.company.id));
     expect(JSON.stringify(trail)).not.toContain('abc123');
+    const resolveEntry = trail.find((e) => e.action === 'alarm.resolve');
+    expect(resolveEntry?.after).toMatchObject({
+      signature: { meaning: 'alarmResolution', signedBy: 'Company Admin' },
+    });
 
-    // With the flag off the password is not needed.
-    await ctx.app.db.update(users).set({ signCheck: false }).where(eq(users.id, f.company.admin.id));
+    // With audit signature off the password is not needed.
+    await call(ctx.app, '/api/company/setAuditSignature', { enabled: false }, f.as);
     expect((await exportFile(f.as, body)).statusCode).toBe(200);
   });
 });

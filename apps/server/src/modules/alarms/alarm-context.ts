@@ -11,8 +11,9 @@ import { alarmRecords, alarmSettings, alarmState } from './alarms.table';
 
 /**
  * Everything the engine needs to judge one company's readings of some devices: their enabled
- * settings, the devices and sensors they name, each (setting, sensor)'s saved state (sensor 0:
- * device level, e.g. offline) and the open alarms. Keys of `states` and `open`: `setting:sensor`.
+ * settings, the devices and enabled sensors they name (a disabled channel's readings are stored,
+ * never judged), each (setting, sensor)'s saved state (sensor 0: device level, e.g. offline) and
+ * the open alarms. Keys of `states` and `open`: `setting:sensor`.
  */
 export interface EvaluationContext {
   settings: SettingRow[];
@@ -60,7 +61,7 @@ export async function loadEvaluationContext(
       (select coalesce(json_agg(${DEVICE_INFO}), '[]'::json)
        from ${devices} d where d.company_id = ${companyId} and d.id = any(${ids})) as devices,
       (select coalesce(json_agg(${SENSOR_INFO}), '[]'::json)
-       from ${sensors} x where x.company_id = ${companyId} and x.device_id = any(${ids})) as sensors,
+       from ${sensors} x where x.company_id = ${companyId} and x.device_id = any(${ids}) and x.enabled) as sensors,
       (select coalesce(json_agg(${SAVED_STATE}), '[]'::json)
        from ${alarmState} a where a.company_id = ${companyId} and a.device_id = any(${ids})) as states,
       (select coalesce(json_agg(${OPEN_ALARM} order by r.id), '[]'::json)

@@ -1,5 +1,5 @@
-import { ResolveState } from '@coldchain/contract';
-import { and, eq, inArray } from 'drizzle-orm';
+import { type AlarmType, ResolveState } from '@coldchain/contract';
+import { and, eq, inArray, isNull, notInArray } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { devices } from '../devices/devices.table';
 import type { CommittedEvent } from '../ingest/ingest.service';
@@ -16,11 +16,12 @@ import {
   type SavedState,
   type SettingRow,
 } from './alarm-writer';
-import { alarmSettings, alarmState } from './alarms.table';
+import { alarmRecords, alarmSettings, alarmState } from './alarms.table';
 
 /**
  * Device-level alarms: events the device reports (power off, low battery, call), and offline /
- * back online from the sweep. They have no value, delay or repeat: one event is one alarm.
+ * back online from the sweep. They have no value or delay; reminders and escalation follow them
+ * like any alarm (alarm-follow-ups.ts).
  * Device-level engine state lives in `alarm_state` under sensor 0.
  */
 
@@ -38,7 +39,20 @@ async function loadDevices(tx: Tx, companyId: number, ids: number[]): Promise<Ma
   return new Map(rows.map((d) => [d.id, d]));
 }
 
-export async function evaluateEvent(tx: Tx, event: CommittedEvent, pushes: PendingPush[]): Promise<void> {
+/**
+ * Conditions a device reports once when they begin: while an alarm of the type is open, a repeat
+ * of the event is the same condition (a logger re-sending `powerOff` after a reboot), not a new
+ * alarm. Power-off is open until `powerOn`; low battery, which nothing in protocol v1 reports
+ * the end of, until someone resolves it. Incoming calls are separate events and never absorbed.
+ */
+const CONDITION_EVENTS: AlarmType[] = ['powerOff', 'lowBattery'];
+
+export async function evaluateEvent(
+  tx: Tx,
+  event: CommittedEvent,
+  pushes: PendingPush[],
+  now: Date,
+): Promise<void> {
   if (event.event === 'powerOn') {
     // Power is back: the power-off alarms of the device end (normalized if nobody took them in hand).
     const settings = await settingsOf(tx, event.companyId, [event.deviceId], 'powerOff');
@@ -51,8 +65,16 @@ export async function evaluateEvent(tx: Tx, event: CommittedEvent, pushes: Pendi
   if (settings.length === 0) return;
   const device = (await loadDevices(tx, event.companyId, [event.deviceId])).get(event.deviceId);
   if (!device) return;
+  const absorbing = CONDITION_EVENTS.includes(alarmType)
+    ? await settingsWithOpenAlarm(
+        tx,
+        event.companyId,
+        settings.map((s) => s.id),
+        alarmType,
+      )
+    : new Set<number>();
   for (const setting of settings) {
-    if (!inSlot(slotOf(setting), event.ts)) continue;
+    if (absorbing.has(setting.id) || !inSlot(slotOf(setting), event.ts)) continue;
     await insertAlarm(
       tx,
       {
@@ -68,10 +90,33 @@ export async function evaluateEvent(tx: Tx, event: CommittedEvent, pushes: Pendi
           { deviceName: device.name, deviceSerial: device.serial, sensor: null },
           { alarmType },
         ),
+        raisedAt: now,
       },
       pushes,
     );
   }
+}
+
+/** Settings that already hold an open alarm of the type: not ended, and not settled by a person. */
+async function settingsWithOpenAlarm(
+  tx: Tx,
+  companyId: number,
+  settingIds: number[],
+  alarmType: AlarmType,
+): Promise<Set<number>> {
+  const rows = await tx
+    .select({ settingId: alarmRecords.settingId })
+    .from(alarmRecords)
+    .where(
+      and(
+        eq(alarmRecords.companyId, companyId),
+        inArray(alarmRecords.settingId, settingIds),
+        eq(alarmRecords.alarmType, alarmType),
+        isNull(alarmRecords.endTime),
+        notInArray(alarmRecords.resolveState, [ResolveState.Resolved, ResolveState.Expired]),
+      ),
+    );
+  return new Set(rows.map((r) => r.settingId!));
 }
 
 function settingsOf(
@@ -93,12 +138,16 @@ function settingsOf(
     );
 }
 
-/** Devices the sweep just marked offline: an `offline` alarm for each that has an offline setting. */
+/**
+ * Devices the sweep just marked offline: an `offline` alarm for each that has an offline setting,
+ * stamped with when the device was due (`dueAt`), not when the sweep noticed; `now` (server time)
+ * paces its reminders.
+ */
 export async function evaluateOffline(
   tx: Tx,
   companyId: number,
   transitions: OfflineTransition[],
-  now: number,
+  now: Date,
   pushes: PendingPush[],
 ): Promise<void> {
   const settings = await settingsOf(
@@ -113,9 +162,11 @@ export async function evaluateOffline(
     companyId,
     settings.map((s) => s.deviceId),
   );
+  const dueAt = new Map(transitions.map((t) => [t.id, t.dueAt]));
   for (const setting of settings) {
     const device = known.get(setting.deviceId);
-    if (!device || !inSlot(slotOf(setting), now)) continue;
+    const at = dueAt.get(setting.deviceId) ?? now.getTime();
+    if (!device || !inSlot(slotOf(setting), at)) continue;
     const subject = { deviceName: device.name, deviceSerial: device.serial, sensor: null };
     const id = await insertAlarm(
       tx,
@@ -125,22 +176,16 @@ export async function evaluateOffline(
         sensor: null,
         alarmType: 'offline',
         level: setting.level,
-        ts: now,
-        excursionStart: now,
+        ts: at,
+        excursionStart: at,
         value: null,
         content: alarmContent(subject, { alarmType: 'offline' }),
+        raisedAt: now,
       },
       pushes,
     );
     if (id === null) continue;
-    const state = {
-      ...initialState(),
-      phase: 'alarm' as const,
-      since: now,
-      lastTs: now,
-      notified: 1,
-      level: setting.level,
-    };
+    const state = { ...initialState(), phase: 'alarm' as const, since: at, lastTs: at };
     await tx
       .insert(alarmState)
       .values({ settingId: setting.id, sensorId: 0, companyId, deviceId: device.id, state })
@@ -163,6 +208,7 @@ export async function evaluateBackOnline(
   context: EvaluationContext,
   newestTs: Map<number, number>,
   pushes: PendingPush[],
+  now: Date,
 ): Promise<SavedState[]> {
   const reset: SavedState[] = [];
   for (const setting of offlineSettings) {
@@ -188,6 +234,7 @@ export async function evaluateBackOnline(
           { alarmType: 'online' },
         ),
         resolveState: ResolveState.Normalized,
+        raisedAt: now,
       },
       pushes,
     );

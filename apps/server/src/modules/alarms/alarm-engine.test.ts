@@ -23,25 +23,18 @@ const base: ValueRule = {
   preMax: null,
   delayMs: 0,
   hysteresis: 0,
-  repeat: 1,
-  repeatIntervalMs: 60_000,
-  escalateAfterMs: 0,
   level: 1,
   slot: { allDay: true, periods: [], weekdays: [1, 2, 3, 4, 5, 6, 7], timeZone: 'UTC' },
 };
 
-type Step = [seconds: number, value: number, extra?: Partial<Pick<EngineInput, 'mode' | 'acknowledged'>>];
+type Step = [seconds: number, value: number, extra?: Partial<Pick<EngineInput, 'mode'>>];
 
-/** One line per action: `raise overLimit L1 @60 from 0`, `repeat #2 @120`, `escalate L2 @100`, `clear @200`. */
+/** One line per action: `raise overLimit L1 @60 from 0`, `clear @200`. */
 function describeAction(a: EngineAction): string {
   const at = (ts: number) => (ts - MONDAY) / 1000;
   switch (a.kind) {
     case 'raise':
       return `raise ${a.alarmType} L${a.level} @${at(a.ts)} from ${at(a.excursionStart)}`;
-    case 'repeat':
-      return `repeat #${a.sequence} @${at(a.ts)}`;
-    case 'escalate':
-      return `escalate L${a.level} @${at(a.ts)}`;
     case 'clear':
       return `clear @${at(a.ts)}`;
   }
@@ -55,7 +48,6 @@ function run(rule: ValueRule, steps: Step[], start: EngineState = initialState()
       ts: MONDAY + s * 1000,
       value,
       mode: extra?.mode ?? 'normal',
-      acknowledged: extra?.acknowledged ?? false,
     });
     state = step.state;
     log.push(...step.actions.map(describeAction));
@@ -139,68 +131,17 @@ const cases: { name: string; rule?: Partial<ValueRule>; steps: Step[]; expected:
     expected: ['raise preAlarm L1 @0 from 0', 'raise overLimit L1 @10 from 0', 'clear @20'],
   },
   {
-    name: 'repeat: at most `repeat` notifications per excursion, each after the interval',
-    rule: { repeat: 3 },
+    // Reminders and escalation run on the server's clock (alarm-follow-ups.ts): an hour of
+    // reading time out of range, arriving in one upload, is one alarm and nothing more.
+    name: 'reading time never reminds or escalates: a long excursion is one raise',
     steps: [
       [0, 9],
-      [30, 9],
-      [60, 9],
-      [120, 9],
-      [180, 9],
-      [240, 5],
-      [300, 9],
+      [600, 9],
+      [1800, 9],
+      [3600, 9],
+      [3660, 5],
     ],
-    expected: [
-      'raise overLimit L1 @0 from 0',
-      'repeat #2 @60',
-      'repeat #3 @120',
-      'clear @240',
-      'raise overLimit L1 @300 from 300',
-    ],
-  },
-  {
-    name: 'repeat: stops once someone has taken the alarm in hand',
-    rule: { repeat: 5 },
-    steps: [
-      [0, 9],
-      [60, 9],
-      [120, 9, { acknowledged: true }],
-      [180, 9, { acknowledged: true }],
-    ],
-    expected: ['raise overLimit L1 @0 from 0', 'repeat #2 @60'],
-  },
-  {
-    name: 'escalation: level 1 -> 2 -> 3 every escalate_after while unacknowledged',
-    rule: { escalateAfterMs: 100_000 },
-    steps: [
-      [0, 9],
-      [100, 9],
-      [150, 9],
-      [200, 9],
-      [300, 9],
-      [400, 9],
-    ],
-    expected: ['raise overLimit L1 @0 from 0', 'escalate L2 @100', 'escalate L3 @200'],
-  },
-  {
-    name: 'escalation: none once acknowledged',
-    rule: { escalateAfterMs: 100_000 },
-    steps: [
-      [0, 9],
-      [100, 9, { acknowledged: true }],
-      [200, 9, { acknowledged: true }],
-    ],
-    expected: ['raise overLimit L1 @0 from 0'],
-  },
-  {
-    name: 'escalation starts from the setting level',
-    rule: { escalateAfterMs: 100_000, level: 2 },
-    steps: [
-      [0, 9],
-      [100, 9],
-      [200, 9],
-    ],
-    expected: ['raise overLimit L2 @0 from 0', 'escalate L3 @100'],
+    expected: ['raise overLimit L1 @0 from 0', 'clear @3660'],
   },
   {
     name: 'time slot: no alarm outside the period, alarm inside',
@@ -314,8 +255,7 @@ const cases: { name: string; rule?: Partial<ValueRule>; steps: Step[]; expected:
     expected: ['raise overLimit L1 @120 from 60'],
   },
   {
-    name: 'modes: no reminders while defrosting, but the alarm can clear',
-    rule: { repeat: 5 },
+    name: 'modes: an alarm can clear while defrosting',
     steps: [
       [0, 9],
       [60, 9, { mode: 'defrost' }],
@@ -341,7 +281,7 @@ describe('alarm engine rules', () => {
   });
 
   it('resumes from a saved state exactly as if it had never stopped (restart)', () => {
-    const rule = { ...base, repeat: 3, delayMs: 30_000 };
+    const rule = { ...base, delayMs: 30_000 };
     const steps: Step[] = [
       [0, 9],
       [30, 9],
@@ -356,12 +296,35 @@ describe('alarm engine rules', () => {
     const saved = JSON.parse(JSON.stringify(first.state)) as EngineState;
     const resumed = run(rule, steps.slice(3), saved);
     expect([...first.log, ...resumed.log]).toEqual(straight);
-    expect(straight).toEqual([
-      'raise overLimit L1 @30 from 0',
-      'repeat #2 @90',
-      'repeat #3 @150',
-      'clear @270',
+    expect(straight).toEqual(['raise overLimit L1 @30 from 0', 'clear @270']);
+  });
+
+  it('keeps the peak of the excursion apart from the latest reading, pending time included, per direction', () => {
+    const above = run(base, [
+      [0, 9],
+      [60, 12.5],
+      [120, 10],
     ]);
+    expect(above.state.peak).toBe(12.5);
+    const pending = evaluate({ ...base, delayMs: 120_000 }, initialState(), {
+      ts: MONDAY,
+      value: 11,
+      mode: 'normal',
+    });
+    const raised = evaluate({ ...base, delayMs: 120_000 }, pending.state, {
+      ts: MONDAY + 120_000,
+      value: 9,
+      mode: 'normal',
+    });
+    expect(raised.actions).toEqual([expect.objectContaining({ kind: 'raise', value: 9, peak: 11 })]);
+    // Below the range the peak is the lowest reading.
+    expect(
+      run(base, [
+        [0, 1],
+        [60, -3],
+        [120, 0],
+      ]).state.peak,
+    ).toBe(-3);
   });
 
   it('inSlot: periods end exclusive, weekdays 1-7 = Monday-Sunday', () => {

@@ -4,7 +4,9 @@ import { type AlarmType, periodRanges, type TimePeriod } from '@coldchain/contra
  * The alarm state machine of one (setting, sensor), free of I/O so every rule is testable in
  * isolation: normal -> pending (the condition must hold `delayMs` of reading time) -> alarm ->
  * back to normal once the value is inside the safe range narrowed by the hysteresis band.
- * All times are reading times (epoch ms), so back-filled data is judged as it happened.
+ * All times are reading times (epoch ms), so back-filled data is judged as it happened. What
+ * follows an alarm for the people notified (reminders, escalation) runs on the server's clock
+ * instead (alarm-follow-ups.ts).
  */
 
 export interface TimeSlot {
@@ -24,11 +26,6 @@ export interface ValueRule {
   preMax: number | null;
   delayMs: number;
   hysteresis: number;
-  /** Notifications per excursion, the first included (1-99). */
-  repeat: number;
-  repeatIntervalMs: number;
-  /** 0 = never escalate. */
-  escalateAfterMs: number;
   level: number;
   slot: TimeSlot;
 }
@@ -43,18 +40,14 @@ export interface EngineState {
   /** While a pre-alarm is active: since when the value has been beyond the alarm limits. */
   upgradeSince: number | null;
   lastTs: number | null;
-  notified: number;
-  lastNotifiedTs: number | null;
-  level: number;
-  levelSince: number | null;
+  /** The reading furthest beyond the limits since the excursion began (the alarm's peak). */
+  peak?: number | null;
 }
 
 export interface EngineInput {
   ts: number;
   value: number;
   mode: 'normal' | 'loading' | 'defrost' | 'service';
-  /** Someone has taken the alarm in hand (resolve state no longer pending): stop reminding. */
-  acknowledged: boolean;
 }
 
 export type EngineAction =
@@ -65,10 +58,10 @@ export type EngineAction =
       level: number;
       ts: number;
       value: number;
+      /** The furthest-out reading of the excursion so far, pending time included. */
+      peak: number;
       excursionStart: number;
     }
-  | { kind: 'repeat'; ts: number; value: number; sequence: number; level: number }
-  | { kind: 'escalate'; ts: number; value: number; level: number }
   | { kind: 'clear'; ts: number; value: number };
 
 export function initialState(): EngineState {
@@ -78,10 +71,6 @@ export function initialState(): EngineState {
     since: null,
     upgradeSince: null,
     lastTs: null,
-    notified: 0,
-    lastNotifiedTs: null,
-    level: 0,
-    levelSince: null,
   };
 }
 
@@ -102,6 +91,18 @@ export function clearBand(rule: ValueRule): { low: number | null; high: number |
   const lo = rule.preMin ?? rule.min;
   const hi = rule.preMax ?? rule.max;
   return { low: lo === null ? null : lo + rule.hysteresis, high: hi === null ? null : hi - rule.hysteresis };
+}
+
+/** How far a value lies beyond the innermost limits (0 inside them). */
+function beyondLimits(rule: ValueRule, value: number): number {
+  const lo = rule.preMin ?? rule.min;
+  const hi = rule.preMax ?? rule.max;
+  return Math.max(hi === null ? 0 : value - hi, lo === null ? 0 : lo - value, 0);
+}
+
+/** The peak of an excursion: the reading further out, the highest above the range or the lowest below. */
+export function fartherOut(rule: ValueRule, peak: number, value: number): number {
+  return beyondLimits(rule, value) > beyondLimits(rule, peak) ? value : peak;
 }
 
 export function isCleared(rule: ValueRule, value: number): boolean {
@@ -162,15 +163,7 @@ export function evaluate(
   const actions: EngineAction[] = [];
 
   const raise = (severity: Severity, excursionStart: number) => {
-    Object.assign(state, {
-      phase: 'alarm',
-      severity,
-      upgradeSince: null,
-      notified: 1,
-      lastNotifiedTs: ts,
-      level: rule.level,
-      levelSince: ts,
-    });
+    Object.assign(state, { phase: 'alarm', severity, upgradeSince: null });
     actions.push({
       kind: 'raise',
       alarmType: alarmTypeOf(rule, severity),
@@ -178,6 +171,7 @@ export function evaluate(
       level: rule.level,
       ts,
       value,
+      peak: state.peak ?? value,
       excursionStart,
     });
   };
@@ -187,32 +181,17 @@ export function evaluate(
       actions.push({ kind: 'clear', ts, value });
       return { state: { ...initialState(), lastTs: ts }, actions };
     }
+    state.peak = fartherOut(rule, state.peak ?? value, value);
     if (suppressed) return { state: { ...state, upgradeSince: null }, actions };
     // A pre-alarm whose value goes on beyond the alarm limits becomes an over-limit alarm, after the same delay.
     if (state.severity === 'pre' && breach === 'alarm') {
       state.upgradeSince ??= ts;
-      if (ts - state.upgradeSince >= rule.delayMs) {
-        raise('alarm', state.since ?? ts);
-        return { state, actions };
-      }
+      if (ts - state.upgradeSince >= rule.delayMs) raise('alarm', state.since ?? ts);
     } else {
       state.upgradeSince = null;
     }
-    if (input.acknowledged) return { state, actions };
-    if (state.notified < rule.repeat && ts - (state.lastNotifiedTs ?? ts) >= rule.repeatIntervalMs) {
-      state.notified += 1;
-      state.lastNotifiedTs = ts;
-      actions.push({ kind: 'repeat', ts, value, sequence: state.notified, level: state.level });
-    }
-    if (
-      rule.escalateAfterMs > 0 &&
-      state.level < 3 &&
-      ts - (state.levelSince ?? ts) >= rule.escalateAfterMs
-    ) {
-      state.level += 1;
-      state.levelSince = ts;
-      actions.push({ kind: 'escalate', ts, value, level: state.level });
-    }
+    // Reminders and escalation are not decided here: they are paced by the server's clock
+    // (alarm-follow-ups.ts), since a buffered upload carries many minutes of reading time at once.
     return { state, actions };
   }
 
@@ -220,9 +199,10 @@ export function evaluate(
     return { state: { ...initialState(), lastTs: ts }, actions };
   }
   if (state.phase === 'normal') {
-    Object.assign(state, { phase: 'pending', severity: breach, since: ts });
-  } else if (breach === 'alarm') {
-    state.severity = 'alarm';
+    Object.assign(state, { phase: 'pending', severity: breach, since: ts, peak: value });
+  } else {
+    state.peak = fartherOut(rule, state.peak ?? value, value);
+    if (breach === 'alarm') state.severity = 'alarm';
   }
   if (ts - state.since! >= rule.delayMs) raise(state.severity!, state.since!);
   return { state, actions };
@@ -231,8 +211,7 @@ export function evaluate(
 /**
  * The machine takes over an alarm raised outside it: a back-filled excursion still out when the
  * late data ends, which the readings it has judged since have not ended. From now on the next
- * reading in the clearing band ends it, reminders and escalation follow it, and no second alarm
- * is raised for the same excursion.
+ * reading in the clearing band ends it, and no second alarm is raised for the same excursion.
  */
 export function adoptAlarm(state: EngineState, raise: Extract<EngineAction, { kind: 'raise' }>): EngineState {
   return {
@@ -241,10 +220,6 @@ export function adoptAlarm(state: EngineState, raise: Extract<EngineAction, { ki
     severity: raise.severity,
     since: raise.excursionStart,
     upgradeSince: null,
-    notified: 1,
-    lastNotifiedTs: raise.ts,
-    level: raise.level,
-    levelSince: raise.ts,
   };
 }
 

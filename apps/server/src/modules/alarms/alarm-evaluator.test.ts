@@ -153,9 +153,9 @@ describe('alarm evaluation on the hot path', () => {
     expect(record!.endTime!.getTime()).toBe(t + 660_000);
   });
 
-  it('restart: a new evaluator resumes from the persisted state (no second alarm, repeats continue, delay holds)', async () => {
+  it('restart: a new evaluator resumes from the persisted state (no second alarm, delay holds)', async () => {
     const f = await alarmFixture(ctx.app);
-    await f.save({ delaySeconds: 30, repeat: 2, repeatIntervalSeconds: 60 });
+    const setting = await f.save({ delaySeconds: 30 });
     const t = Date.now() - 600_000;
     const reading = (s: number, value: number): CommittedReading => ({
       companyId: f.company.id,
@@ -180,66 +180,27 @@ describe('alarm evaluation on the hot path', () => {
     await third.onReadings([reading(60, 9), reading(90, 9), reading(150, 9), reading(210, 9)]);
     const [record, ...more] = await recordsOf(f.device.id);
     expect(more).toHaveLength(0);
-    expect(record!.count).toBe(2);
+    // Reminders are not the readings' business (alarm-follow-ups.test.ts): one round, e-mail and SMS.
+    expect(record!.count).toBe(1);
     expect(
       await ctx.app.db.select().from(alarmNotifications).where(eq(alarmNotifications.alarmId, record!.id)),
-    ).toHaveLength(4);
+    ).toHaveLength(2);
     const [saved] = await ctx.app.db
       .select()
       .from(alarmState)
-      .where(and(eq(alarmState.sensorId, f.sensor.id)));
-    expect(saved).toMatchObject({ active: true, state: { phase: 'alarm', notified: 2 } });
-  });
-
-  it('escalates while nobody resolves, and stops reminding once resolved', async () => {
-    const f = await alarmFixture(ctx.app);
-    await f.save({ repeat: 5, repeatIntervalSeconds: 60, escalateAfterSeconds: 120 });
-    const t = Date.now() - 600_000;
-    await postReadings(ctx.app, f.device, [{ ts: t, v: 9 }]);
-    await judged(f, [{ ts: t + 120_000, v: 9 }]);
-    let [record] = await recordsOf(f.device.id);
-    expect(record).toMatchObject({ level: 2, count: 2 });
-    // email + sms for: the alarm (round 1, L1), the repeat (round 2, L1), the escalation (round 2, L2).
-    const outbox = await ctx.app.db
-      .select()
-      .from(alarmNotifications)
-      .where(eq(alarmNotifications.alarmId, record!.id))
-      .orderBy(alarmNotifications.id);
-    expect(outbox.map((n) => `${n.sequence}:L${n.level}:${n.channel}`)).toEqual([
-      '1:L1:email',
-      '1:L1:sms',
-      '2:L1:email',
-      '2:L1:sms',
-      '2:L2:email',
-      '2:L2:sms',
-    ]);
-
-    const { call } = await import('../../test/build-app');
-    const resolved = await call(
-      ctx.app,
-      '/api/alarm/resolveAlarm',
-      { id: String(record!.id), resolveType: 'handled', cause: 'door left open', action: 'closed the door' },
-      f.as,
-    );
-    expect(resolved.body.msgCode).toBe(200);
-    await judged(f, [{ ts: t + 300_000, v: 9 }]);
-    [record] = await recordsOf(f.device.id);
-    expect(record).toMatchObject({ level: 2, count: 2, resolveState: 3 });
-    // A resolved alarm keeps its state when the value comes back.
-    await judged(f, [{ ts: t + 360_000, v: 5 }]);
-    [record] = await recordsOf(f.device.id);
-    expect(record).toMatchObject({ resolveState: 3 });
-    expect(record!.endTime).not.toBeNull();
+      .where(
+        and(eq(alarmState.sensorId, f.sensor.id), eq(alarmState.settingId, Number(setting.body.data.id))),
+      );
+    expect(saved).toMatchObject({ active: true, state: { phase: 'alarm', since: t } });
   });
 
   it('offline sweep -> offline alarm; the next reading -> online notice and the offline alarm normalized', async () => {
     const f = await alarmFixture(ctx.app);
     await f.saveDeviceLevel('offline');
     const now = Date.now();
-    await ctx.app.alarms.onOffline(
-      [{ id: Number(f.device.id), companyId: f.company.id, serial: f.device.serial }],
-      now,
-    );
+    await ctx.app.alarms.onOffline([
+      { id: Number(f.device.id), companyId: f.company.id, serial: f.device.serial, dueAt: now },
+    ]);
     let records = await recordsOf(f.device.id);
     expect(records.map((r) => [r.alarmType, r.resolveState])).toEqual([['offline', 1]]);
     expect(records[0]!.content.en).toBe(`Vaccine fridge 1 (${f.device.serial}) is offline`);
@@ -336,10 +297,9 @@ describe('alarm evaluation on the hot path', () => {
     const f = await alarmFixture(ctx.app);
     await f.saveDeviceLevel('offline');
     const now = Date.now();
-    await ctx.app.alarms.onOffline(
-      [{ id: Number(f.device.id), companyId: f.company.id, serial: f.device.serial }],
-      now,
-    );
+    await ctx.app.alarms.onOffline([
+      { id: Number(f.device.id), companyId: f.company.id, serial: f.device.serial, dueAt: now },
+    ]);
     const [record] = await recordsOf(f.device.id);
     expect(await clearingOf(f, record!.id)).toEqual({ kind: 'offline' });
     const other = await alarmFixture(ctx.app);

@@ -6,6 +6,7 @@ import type { LiveHub } from '../live/live-hub';
 import type { OfflineTransition } from '../telemetry/offline-sweep';
 import { loadEvaluationContext, stateKey } from './alarm-context';
 import { evaluateBackOnline, evaluateEvent, evaluateOffline } from './alarm-device-events';
+import { type Clock, systemClock } from './alarm-follow-ups';
 import { VALUE_TYPES } from './alarm-rules';
 import { evaluateSensor } from './alarm-sensor-evaluation';
 import { AlarmSettingsIndex } from './alarm-settings-index';
@@ -35,6 +36,8 @@ export class AlarmEvaluator implements BatchEvaluator {
     private readonly db: Db,
     private readonly hub: LiveHub,
     private readonly log: FastifyBaseLogger,
+    // The server's time of judging: reminders are scheduled from it and late alarms measured by it.
+    private readonly clock: Clock = systemClock,
   ) {
     this.settingsIndex = new AlarmSettingsIndex(db);
   }
@@ -101,15 +104,16 @@ export class AlarmEvaluator implements BatchEvaluator {
   onEvent(event: CommittedEvent): Promise<void> {
     return this.enqueue(async () => {
       const pushes: PendingPush[] = [];
-      await this.db.transaction((tx) => evaluateEvent(tx, event, pushes));
+      await this.db.transaction((tx) => evaluateEvent(tx, event, pushes, this.clock()));
       await this.deliver(pushes);
     });
   }
 
   /** The offline sweep's callback (server.ts). */
-  onOffline(transitions: OfflineTransition[], now = Date.now()): Promise<void> {
+  onOffline(transitions: OfflineTransition[]): Promise<void> {
     return this.enqueue(async () => {
       const pushes: PendingPush[] = [];
+      const now = this.clock();
       for (const [companyId, list] of groupBy(transitions, (t) => t.companyId)) {
         await this.db.transaction((tx) => evaluateOffline(tx, companyId, list, now, pushes));
       }
@@ -144,8 +148,9 @@ export class AlarmEvaluator implements BatchEvaluator {
     );
     if (alarming.size === 0) return;
     const readings = committed.filter((r) => alarming.has(r.deviceId));
+    const now = this.clock();
     for (const [companyId, list] of groupBy(readings, (r) => r.companyId)) {
-      await evaluateCompanyReadings(tx, companyId, list, pushes);
+      await evaluateCompanyReadings(tx, companyId, list, pushes, now);
     }
   }
 
@@ -188,6 +193,7 @@ async function evaluateCompanyReadings(
   companyId: number,
   readings: CommittedReading[],
   pushes: PendingPush[],
+  now: Date,
 ): Promise<void> {
   const deviceIds = [...new Set(readings.map((r) => r.deviceId))];
   const context = await loadEvaluationContext(tx, companyId, deviceIds);
@@ -202,6 +208,7 @@ async function evaluateCompanyReadings(
     context,
     newestTs,
     pushes,
+    now,
   );
 
   const valueSettings = context.settings.filter((s) => VALUE_TYPES.includes(s.alarmType as never));
@@ -225,6 +232,7 @@ async function evaluateCompanyReadings(
         context.states.get(key)?.state,
         context.open.get(key),
         pushes,
+        now,
       );
       saved.push({ settingId: setting.id, sensorId, deviceId: device.id, state });
     }

@@ -15,8 +15,8 @@ import {
 } from '../audit/export-file';
 import { devices, sensors } from '../devices/devices.table';
 import { deviceIdsWhere } from '../org/access';
+import { authorizeExport } from '../signature/signature.service';
 import { users } from '../users/users.table';
-import { requireSignatureIfChecked } from './alarm-signature';
 import { presentAlarm } from './alarms.service';
 import { alarmRecords } from './alarms.table';
 
@@ -63,14 +63,18 @@ function columns(language: WireLanguage, timeZone: string): ExportColumn<AlarmRe
 export async function exportAlarms(
   db: Db,
   actor: Actor,
-  /** The caller, whose sign-check flag decides whether the signature password is needed. */
+  /** The caller: their export flag and the company's audit signature apply (modules/signature). */
   userId: number,
   /** Devices the caller may see (org/access.ts). */
   scope: SQL,
   input: ExportAlarmsRequest,
   language: WireLanguage,
 ): Promise<ExportFile> {
-  await requireSignatureIfChecked(db, userId, input.signPassword);
+  const signature = await authorizeExport(
+    db,
+    { userId, companyId: actor.companyId, ip: actor.ip },
+    input.signPassword,
+  );
   const filters: SQL[] = [
     eq(alarmRecords.companyId, actor.companyId),
     sql`${alarmRecords.deviceId} IN ${deviceIdsWhere(scope)}`,
@@ -113,7 +117,7 @@ export async function exportAlarms(
       action: 'alarm.export',
       targetType: 'alarm',
       targetId: actor.companyId,
-      after: { ...query, rows: file.rowCount },
+      after: { ...query, rows: file.rowCount, ...(signature ? { signature } : {}) },
     }),
   );
   return file;

@@ -32,9 +32,6 @@ export function valueRuleOf(setting: SettingRow, sensor: SensorInfo): ValueRule 
     preMax: abnormal ? null : setting.preMax,
     delayMs: setting.delaySeconds * 1000,
     hysteresis: setting.hysteresis,
-    repeat: setting.repeat,
-    repeatIntervalMs: setting.repeatIntervalSeconds * 1000,
-    escalateAfterMs: setting.escalateAfterSeconds * 1000,
     level: setting.level,
     slot: slotOf(setting),
   };

@@ -9,8 +9,8 @@ import {
   type DeviceInfo,
   endExcursions,
   insertAlarm,
-  notifyAgain,
   type PendingPush,
+  recordLatest,
   type SensorInfo,
   type SettingRow,
 } from './alarm-writer';
@@ -21,7 +21,11 @@ export interface OpenAlarm {
   resolveState: number;
 }
 
-/** Runs one sensor's new readings of one setting through the engine and writes what it decides. */
+/**
+ * Runs one sensor's new readings of one setting through the engine and writes what it decides.
+ * `now` is the server's time of judging: reminders are paced from it, and a reading the ingest
+ * flagged as back-filled makes its alarm "found in data received late".
+ */
 export async function evaluateSensor(
   tx: Tx,
   setting: SettingRow,
@@ -31,6 +35,7 @@ export async function evaluateSensor(
   saved: EngineState | undefined,
   open: OpenAlarm | undefined,
   pushes: PendingPush[],
+  now: Date,
 ): Promise<EngineState> {
   const rule = valueRuleOf(setting, sensor);
   const subject = { deviceName: device.name, deviceSerial: device.serial, sensor };
@@ -41,11 +46,13 @@ export async function evaluateSensor(
   // Readings older than what the machine has seen are back-fill: judged apart, never twice.
   const late = seenUpTo === null ? [] : sorted.filter((r) => r.ts <= seenUpTo);
   const live = seenUpTo === null ? sorted : sorted.filter((r) => r.ts > seenUpTo);
+  // The newest reading of the open alarm that did not end it: written once, after the batch.
+  let latest: number | null = null;
 
   for (const r of live) {
-    const acknowledged = current !== undefined && current.resolveState !== ResolveState.Pending;
-    const step = evaluate(rule, state, { ts: r.ts, value: r.value, mode: r.mode, acknowledged });
+    const step = evaluate(rule, state, { ts: r.ts, value: r.value, mode: r.mode });
     state = step.state;
+    latest = state.phase === 'alarm' ? r.value : null;
     for (const action of step.actions) {
       if (action.kind === 'raise') {
         const content = alarmContent(subject, {
@@ -64,30 +71,23 @@ export async function evaluateSensor(
             ts: action.ts,
             excursionStart: action.excursionStart,
             value: action.value,
+            peak: action.peak,
             content,
+            raisedAt: now,
+            late: r.backfilled,
           },
           pushes,
         );
         if (id !== null) current = { id, resolveState: ResolveState.Pending };
+        latest = null;
       } else if (action.kind === 'clear') {
         await endExcursions(tx, device.companyId, setting.id, sensor.id, action.ts, VALUE_TYPES);
         current = undefined;
-      } else if (current) {
-        // A repeat is a new notification round; an escalation notifies again at the higher level
-        // within the current round (delivery may route levels to other people), so it does not
-        // use up the max alarm count.
-        await notifyAgain(
-          tx,
-          setting,
-          device,
-          sensor,
-          current.id,
-          action.kind === 'repeat' ? { count: action.sequence } : { level: action.level },
-          action,
-          pushes,
-        );
       }
     }
+  }
+  if (current && latest !== null && state.peak !== undefined && state.peak !== null) {
+    await recordLatest(tx, device.companyId, current.id, latest, state.peak);
   }
   if (late.length > 0 && seenUpTo !== null) {
     // Up to the newest reading judged, this batch's live ones included (stored in this transaction).
@@ -101,6 +101,7 @@ export async function evaluateSensor(
       late,
       judgedUpTo,
       pushes,
+      now,
     );
     if (stillOpen && state.phase !== 'alarm') state = adoptAlarm(state, stillOpen);
   }

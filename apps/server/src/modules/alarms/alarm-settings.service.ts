@@ -1,5 +1,6 @@
 import type {
   AlarmChannel,
+  AlarmEndReason,
   AlarmSettingListRequest,
   AlarmSettingView,
   AlarmType,
@@ -7,7 +8,6 @@ import type {
   Page,
   SaveAlarmSettingRequest,
 } from '@coldchain/contract';
-import { ResolveState } from '@coldchain/contract';
 import { and, asc, count, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { AppError } from '../../lib/app-error';
@@ -18,13 +18,25 @@ import { findDevice } from '../devices/devices.service';
 import { sensors } from '../devices/devices.table';
 import { selectedDevices } from '../devices/devices-batch.service';
 import { deviceIdsWhere } from '../org/access';
+import { endOpenAlarms } from './alarm-end';
+import { everyNotifier, presentEscalation, storeEscalation } from './alarm-escalation';
 import { alarmSettingsChanged } from './alarm-settings-index';
 import { type SettingRow, syncDeviceStates } from './alarm-writer';
 import { alarmRecords, alarmSettings } from './alarms.table';
 import { assertRemoteAlarmAllowed } from './remote-alarm';
 
+/** Escalation levels are optional: callers inside the server (demo seed) may leave them out. */
+type WithOptionalEscalation<T extends { escalation: unknown }> = Omit<T, 'escalation'> &
+  Partial<Pick<T, 'escalation'>>;
+export type SaveAlarmSettingInput = WithOptionalEscalation<SaveAlarmSettingRequest>;
+
 /** The rule fields both saves share (contract `alarmRuleFields`). */
-type AlarmRule = Omit<SaveAlarmSettingRequest, 'id' | 'carrier' | 'targetId'>;
+type AlarmRule = Omit<SaveAlarmSettingInput, 'id' | 'carrier' | 'targetId'>;
+
+/** Every channel a rule may use, its escalation levels' included (remote-alarm check). */
+const channelsOf = (rule: AlarmRule) => [
+  ...new Set([...rule.channels, ...(rule.escalation ?? []).flatMap((e) => e.channels)]),
+];
 
 export function presentSetting(s: SettingRow): AlarmSettingView {
   return {
@@ -50,12 +62,13 @@ export function presentSetting(s: SettingRow): AlarmSettingView {
     weekdays: s.weekdays,
     timeZone: s.timeZone,
     notifierIds: s.notifierIds.map(idToWire),
+    escalation: presentEscalation(s.escalation),
     enabled: s.enabled,
   };
 }
 
 /** The device (and sensor) a setting is on; a target of another company does not exist. */
-async function resolveTarget(db: Db, scope: SQL, input: SaveAlarmSettingRequest) {
+async function resolveTarget(db: Db, scope: SQL, input: SaveAlarmSettingInput) {
   if (input.carrier === 'device') {
     const device = await findDevice(db, scope, input.targetId);
     return { deviceId: device.id, sensorId: null };
@@ -86,35 +99,21 @@ async function findSetting(db: Db | Tx, scope: SQL, wireId: string): Promise<Set
   return row;
 }
 
-/**
- * The open alarms of a setting end when the setting changes or goes: their excursion was judged
- * by rules that no longer apply. The engine's state is dropped with them (cascade or explicitly).
- */
-async function endOpenAlarms(tx: Tx, companyId: number, settingId: number) {
-  await tx
-    .update(alarmRecords)
-    .set({
-      endTime: new Date(),
-      resolveState: sql`case when ${alarmRecords.resolveState} = ${ResolveState.Pending} then ${ResolveState.Normalized} else ${alarmRecords.resolveState} end`,
-    })
-    .where(
-      and(
-        eq(alarmRecords.companyId, companyId),
-        eq(alarmRecords.settingId, settingId),
-        isNull(alarmRecords.endTime),
-      ),
-    );
-}
+/** Why an edit ends the open alarms: switching the rule off, or changing it. */
+const editReason = (existing: SettingRow, enabled: boolean): AlarmEndReason =>
+  existing.enabled && !enabled ? 'ruleDisabled' : 'ruleEdited';
 
 /** The stored columns of a rule; its notifiers must be members of the company. */
 async function ruleValues(db: Db, companyId: number, input: AlarmRule) {
   const notifierIds = input.notifierIds.map((id) => idFromWire(id)!);
-  if (notifierIds.length > 0) {
+  const escalation = storeEscalation(input.escalation ?? []);
+  const everyone = everyNotifier(notifierIds, escalation);
+  if (everyone.length > 0) {
     const members = await db
       .select({ userId: companyMembers.userId })
       .from(companyMembers)
-      .where(and(eq(companyMembers.companyId, companyId), inArray(companyMembers.userId, notifierIds)));
-    if (members.length !== notifierIds.length) throw new AppError('NOTIFIER_NOT_MEMBER');
+      .where(and(eq(companyMembers.companyId, companyId), inArray(companyMembers.userId, everyone)));
+    if (members.length !== everyone.length) throw new AppError('NOTIFIER_NOT_MEMBER');
   }
   const allDay = (input.timeSlot ?? (input.periods.length > 0 ? 'periods' : 'allDay')) === 'allDay';
   return {
@@ -136,6 +135,7 @@ async function ruleValues(db: Db, companyId: number, input: AlarmRule) {
     timeZone: input.timeZone,
     channels: input.channels,
     notifierIds,
+    escalation,
     enabled: input.enabled,
   };
 }
@@ -146,11 +146,11 @@ export async function saveAlarmSetting(
   actor: Actor,
   /** Devices the caller may see (org/access.ts). */
   scope: SQL,
-  input: SaveAlarmSettingRequest,
+  input: SaveAlarmSettingInput,
 ): Promise<{ id: string }> {
   const { companyId } = actor;
   const target = await resolveTarget(db, scope, input);
-  await assertRemoteAlarmAllowed(db, [target.deviceId], input.channels);
+  await assertRemoteAlarmAllowed(db, [target.deviceId], channelsOf(input));
   const values = {
     ...(await ruleValues(db, companyId, input)),
     carrier: input.carrier,
@@ -170,7 +170,12 @@ export async function saveAlarmSetting(
       return { id: idToWire(row!.id) };
     }
     const existing = await findSetting(tx, scope, input.id);
-    await endOpenAlarms(tx, companyId, existing.id);
+    await endOpenAlarms(
+      tx,
+      actor,
+      eq(alarmRecords.settingId, existing.id),
+      editReason(existing, values.enabled),
+    );
     await tx.execute(
       sql`delete from alarm_state where company_id = ${companyId} and setting_id = ${existing.id}`,
     );
@@ -211,7 +216,7 @@ export async function batchSaveAlarmSetting(
   await assertRemoteAlarmAllowed(
     db,
     chosen.map((d) => d.id),
-    input.channels,
+    channelsOf(input),
   );
   const rule = await ruleValues(db, companyId, input);
   const sensorOf = new Map<number, number>();
@@ -265,7 +270,7 @@ export async function deleteAlarmSetting(db: Db, actor: Actor, scope: SQL, wireI
   const { companyId } = actor;
   await db.transaction(async (tx) => {
     const setting = await findSetting(tx, scope, wireId);
-    await endOpenAlarms(tx, companyId, setting.id);
+    await endOpenAlarms(tx, actor, eq(alarmRecords.settingId, setting.id), 'ruleDeleted');
     await tx
       .delete(alarmSettings)
       .where(and(eq(alarmSettings.companyId, companyId), eq(alarmSettings.id, setting.id)));

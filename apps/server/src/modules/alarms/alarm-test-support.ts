@@ -1,6 +1,13 @@
+import { and, eq, not } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { call } from '../../test/build-app';
+import { afterAll, beforeAll } from 'vitest';
+import { buildApp } from '../../app';
+import type { Config } from '../../lib/config';
+import { call, type TestContext, testConfig } from '../../test/build-app';
 import { buildCompany, buildDevice, login } from '../../test/factories';
+import { openTestDatabase } from '../../test/test-database';
+import { ensureReadingPartitions } from '../telemetry/partitions';
+import { alarmSettings } from './alarms.table';
 
 /** Shared set-up of the alarm tests: a company, its admin's token and one fridge with one probe. */
 export async function alarmFixture(app: FastifyInstance, name = 'Vaccine fridge 1') {
@@ -75,3 +82,51 @@ export function postEvent(
     payload: JSON.stringify({ ts, event }),
   });
 }
+
+/** A clock the test moves by hand: reminders and escalation are checked to the second, never slept out. */
+export function manualClock(start: number) {
+  let now = start;
+  return {
+    read: () => new Date(now),
+    now: () => now,
+    set(at: number) {
+      now = at;
+    },
+    advance(ms: number) {
+      now += ms;
+    },
+  };
+}
+
+/**
+ * `useTestApp` on a clock of the test's own: the alarm engine (which schedules reminders when it
+ * raises) and the follow-ups (which send them) read the same hand-moved time.
+ */
+export function useClockedTestApp(clock: { read: () => Date }, overrides: Partial<Config> = {}) {
+  const ctx = {} as TestContext;
+  beforeAll(async () => {
+    ctx.config = testConfig({ loginRateLimitPerMinute: 10_000, ...overrides });
+    ctx.database = await openTestDatabase();
+    await ensureReadingPartitions(ctx.database.db);
+    ctx.app = await buildApp({
+      config: ctx.config,
+      database: ctx.database,
+      logger: false as never,
+      clock: clock.read,
+    });
+    await ctx.app.ready();
+  });
+  afterAll(async () => {
+    await ctx.app?.close();
+    await ctx.database?.close();
+  });
+  return ctx;
+}
+
+/**
+ * Settings a test saved: every device comes with a default `abnormal` setting on itself
+ * (alarm-default-settings.ts), which tests of saving and refusing leave out of their counts.
+ */
+export const savedByTest = not(
+  and(eq(alarmSettings.alarmType, 'abnormal'), eq(alarmSettings.carrier, 'device'))!,
+);

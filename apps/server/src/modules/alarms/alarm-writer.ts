@@ -10,7 +10,13 @@ import { devices } from '../devices/devices.table';
 import type { LiveMessage } from '../live/live-hub';
 import { usersWhoMaySeeDeviceQuery } from '../org/access';
 import { type EngineState, isActive } from './alarm-engine';
-import { alarmNotifications, alarmRecords, type alarmSettings, alarmState } from './alarms.table';
+import {
+  alarmFollowUps,
+  alarmNotifications,
+  alarmRecords,
+  type alarmSettings,
+  alarmState,
+} from './alarms.table';
 
 /**
  * Writing alarms: the record, its outbox rows and the live message, all decided inside the
@@ -53,7 +59,7 @@ export function liveAlarmMessage(
   alarmType: AlarmType,
   alarmTime: number,
   content: { cn: string; en: string },
-  extra: { alarmId: number; level: number; count: number },
+  extra: { alarmId: number; level: number; count: number; lateBySeconds?: number | null },
 ): LiveMessage {
   return {
     type: 'alarm',
@@ -70,6 +76,8 @@ export function liveAlarmMessage(
       alarmId: idToWire(extra.alarmId),
       level: extra.level,
       count: extra.count,
+      // Extra field (API.md allows them): found in data that arrived late, so not happening now.
+      ...(extra.lateBySeconds ? { lateBySeconds: extra.lateBySeconds } : {}),
     },
   };
 }
@@ -79,9 +87,26 @@ interface WrittenRecord {
   count: number;
   level: number;
   alarm_type: AlarmType;
+  alarm_time: Date | string;
   content: { cn: string; en: string } | string;
+  late_by_seconds: number | null;
   recipients: (number | string)[] | string;
 }
+
+/** Who a notification round reaches: the setting's notifiers, or an escalation level's own. */
+export interface Audience {
+  notifierIds: number[];
+  channels: string[];
+}
+
+/** When an alarm's first reminder and escalation fall due (server time); null: none. */
+export interface FollowUpSchedule {
+  nextRepeatAt: Date | null;
+  nextEscalateAt: Date | null;
+}
+
+const NO_FOLLOW_UP: FollowUpSchedule = { nextRepeatAt: null, nextEscalateAt: null };
+const iso = (d: Date | null) => (d === null ? null : d.toISOString());
 
 /** JSON columns arrive parsed from one driver and as text from another. */
 const parsed = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value);
@@ -96,23 +121,34 @@ const parsed = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.p
 async function writeRecordAndNotify(
   tx: Tx,
   record: SQL,
-  setting: SettingRow,
+  audience: Audience,
   device: DeviceInfo,
+  followUps: FollowUpSchedule = NO_FOLLOW_UP,
 ): Promise<(WrittenRecord & { recipientIds: number[] }) | null> {
+  const repeatAt = iso(followUps.nextRepeatAt);
+  const escalateAt = iso(followUps.nextEscalateAt);
   const [row] = await queryRows<WrittenRecord>(
     tx,
     plannedOnce(sql`
-    with rec as (${record} returning id, count, level, alarm_type, content),
+    with rec as (${record} returning id, count, level, alarm_type, alarm_time, content, late_by_seconds),
     notified as (
       insert into ${alarmNotifications} (company_id, alarm_id, user_id, channel, sequence, level)
       select ${device.companyId}, rec.id, m.user_id, ch.channel, rec.count, rec.level
       from rec
       join ${companyMembers} m on m.company_id = ${device.companyId}
-                             and m.user_id = any(${pgArray(setting.notifierIds)}::bigint[])
-      cross join unnest(${pgArray(setting.channels)}::text[]) as ch(channel)
+                             and m.user_id = any(${pgArray(audience.notifierIds)}::bigint[])
+      cross join unnest(${pgArray(audience.channels)}::text[]) as ch(channel)
+      returning 1
+    ),
+    scheduled as (
+      insert into ${alarmFollowUps} (alarm_id, company_id, next_repeat_at, next_escalate_at)
+      select rec.id, ${device.companyId}, ${repeatAt}::timestamptz, ${escalateAt}::timestamptz
+      from rec
+      where ${repeatAt}::timestamptz is not null or ${escalateAt}::timestamptz is not null
+      on conflict (alarm_id) do nothing
       returning 1
     )
-    select rec.id, rec.count, rec.level, rec.alarm_type, rec.content,
+    select rec.id, rec.count, rec.level, rec.alarm_type, rec.alarm_time, rec.content, rec.late_by_seconds,
            (select coalesce(json_agg(v.user_id), '[]'::json)
             from (${usersWhoMaySeeDeviceQuery(device.companyId, device.id)}) v) as recipients
     from rec`),
@@ -122,25 +158,24 @@ async function writeRecordAndNotify(
 }
 
 /**
- * A repeat (a new notification round: `count` = its sequence) or an escalation (a higher level
- * within the current round) of an open alarm: the record, its outbox rows and its live message.
+ * A reminder (a new notification round: `count` = its sequence) or an escalation (a higher level
+ * within the current round, to that level's audience) of an open alarm: the record, its outbox
+ * rows and its live message. The live message carries the alarm's own time: it is the same alarm.
  */
 export async function notifyAgain(
   tx: Tx,
-  setting: SettingRow,
+  audience: Audience,
   device: DeviceInfo,
-  sensor: SensorInfo,
+  sensor: SensorInfo | null,
   alarmId: number,
   change: { count: number } | { level: number },
-  at: { ts: number; value: number },
   pushes: PendingPush[],
 ): Promise<void> {
   const set = 'count' in change ? sql`count = ${change.count}` : sql`level = ${change.level}`;
   const row = await writeRecordAndNotify(
     tx,
-    sql`update ${alarmRecords} set ${set}, last_value = ${at.value}
-        where company_id = ${device.companyId} and id = ${alarmId}`,
-    setting,
+    sql`update ${alarmRecords} set ${set} where company_id = ${device.companyId} and id = ${alarmId}`,
+    audience,
     device,
   );
   if (!row) return;
@@ -148,12 +183,29 @@ export async function notifyAgain(
     companyId: device.companyId,
     deviceId: device.id,
     userIds: row.recipientIds,
-    message: liveAlarmMessage(device, sensor, row.alarm_type, at.ts, parsed(row.content), {
-      alarmId: Number(row.id),
-      level: row.level,
-      count: row.count,
-    }),
+    message: liveAlarmMessage(
+      device,
+      sensor,
+      row.alarm_type,
+      new Date(row.alarm_time).getTime(),
+      parsed(row.content),
+      { alarmId: Number(row.id), level: row.level, count: row.count, lateBySeconds: row.late_by_seconds },
+    ),
   });
+}
+
+/** The latest and the peak reading of an open value alarm, after readings that did not end it. */
+export async function recordLatest(
+  tx: Tx,
+  companyId: number,
+  alarmId: number,
+  latest: number,
+  peak: number,
+): Promise<void> {
+  await tx
+    .update(alarmRecords)
+    .set({ lastValue: latest, peakValue: peak })
+    .where(and(eq(alarmRecords.companyId, companyId), eq(alarmRecords.id, alarmId)));
 }
 
 export interface NewAlarm {
@@ -165,9 +217,27 @@ export interface NewAlarm {
   ts: number;
   excursionStart: number;
   value: number | null;
+  /** The furthest-out reading so far (value alarms); the value when absent. */
+  peak?: number | null;
   content: { cn: string; en: string };
   /** Notices (online) are born normalized: nobody has to resolve them. */
   resolveState?: number;
+  /** Server time of raising: reminders and escalation are paced from it. */
+  raisedAt: Date;
+  /** Found in data that arrived late (back-filled readings): the delay is recorded and told. */
+  late?: boolean;
+}
+
+/** When the first reminder and escalation of a new alarm fall due; none for one nobody must handle. */
+export function firstFollowUps(alarm: NewAlarm): FollowUpSchedule {
+  const { setting, raisedAt } = alarm;
+  if ((alarm.resolveState ?? ResolveState.Pending) !== ResolveState.Pending) return NO_FOLLOW_UP;
+  const after = (seconds: number) => new Date(raisedAt.getTime() + seconds * 1000);
+  return {
+    nextRepeatAt: setting.repeat > 1 ? after(setting.repeatIntervalSeconds) : null,
+    nextEscalateAt:
+      setting.escalateAfterSeconds > 0 && alarm.level < 3 ? after(setting.escalateAfterSeconds) : null,
+  };
 }
 
 /**
@@ -177,17 +247,23 @@ export interface NewAlarm {
 export async function insertAlarm(tx: Tx, alarm: NewAlarm, pushes: PendingPush[]): Promise<number | null> {
   const sensorKey = alarm.sensor?.id ?? 0;
   const { device } = alarm;
+  const lateBySeconds = alarm.late
+    ? Math.max(0, Math.round((alarm.raisedAt.getTime() - alarm.ts) / 1000))
+    : null;
   const row = await writeRecordAndNotify(
     tx,
     sql`insert into ${alarmRecords} (company_id, device_id, sensor_id, setting_id, alarm_type, level, alarm_time,
-                                      excursion_start, dedupe_key, content, last_value, resolve_state)
+                                      excursion_start, dedupe_key, content, last_value, peak_value, late_by_seconds,
+                                      resolve_state)
         values (${device.companyId}, ${device.id}, ${alarm.sensor?.id ?? null}, ${alarm.setting.id}, ${alarm.alarmType},
                 ${alarm.level}, ${new Date(alarm.ts).toISOString()}, ${new Date(alarm.excursionStart).toISOString()},
                 ${`${alarm.setting.id}:${sensorKey}:${alarm.alarmType}:${alarm.excursionStart}`},
-                ${JSON.stringify(alarm.content)}::jsonb, ${alarm.value}, ${alarm.resolveState ?? ResolveState.Pending})
+                ${JSON.stringify(alarm.content)}::jsonb, ${alarm.value}, ${alarm.peak ?? alarm.value},
+                ${lateBySeconds}::integer, ${alarm.resolveState ?? ResolveState.Pending})
         on conflict (dedupe_key) do nothing`,
     alarm.setting,
     device,
+    firstFollowUps(alarm),
   );
   if (!row) return null;
   const id = Number(row.id);
@@ -199,6 +275,7 @@ export async function insertAlarm(tx: Tx, alarm: NewAlarm, pushes: PendingPush[]
       alarmId: id,
       level: alarm.level,
       count: 1,
+      lateBySeconds,
     }),
   });
   return id;

@@ -15,9 +15,9 @@ import { idFromWire, idToWire } from '../../lib/ids';
 import { type Actor, recordAudit } from '../audit/audit.service';
 import { devices, sensors } from '../devices/devices.table';
 import { deviceIdsWhere } from '../org/access';
+import { requireSignature } from '../signature/signature.service';
 import { users } from '../users/users.table';
 import { clearingOf } from './alarm-clearing';
-import { requireSignatureIfChecked } from './alarm-signature';
 import { alarmRecords } from './alarms.table';
 
 type RecordRow = typeof alarmRecords.$inferSelect;
@@ -29,10 +29,13 @@ interface Joined {
   channelName: string | null;
   /** The resolver's display name, so the list and detail need no member lookup. */
   resolverName: string | null;
+  /** Who ended it by disabling, deleting or editing its rule (absent where not joined, as in the export). */
+  endedByName?: string | null;
 }
 
-/** Users joined as the resolver of an alarm. */
+/** Users joined as the resolver of an alarm, and as the person whose rule change ended it. */
 const resolvers = alias(users, 'resolvers');
+const enders = alias(users, 'enders');
 
 export function presentAlarm({
   record: r,
@@ -40,6 +43,7 @@ export function presentAlarm({
   deviceName,
   channelName,
   resolverName,
+  endedByName,
 }: Joined): AlarmRecordView {
   return {
     id: idToWire(r.id),
@@ -55,6 +59,8 @@ export function presentAlarm({
     content: r.content,
     count: r.count,
     lastValue: r.lastValue,
+    peakValue: r.peakValue,
+    lateBySeconds: r.lateBySeconds,
     resolveState: r.resolveState,
     resolverId: r.resolverId === null ? null : idToWire(r.resolverId),
     resolverName: r.resolverId === null ? null : resolverName,
@@ -63,6 +69,9 @@ export function presentAlarm({
     cause: r.cause,
     action: r.action,
     endTime: r.endTime?.getTime() ?? null,
+    endReason: r.endReason,
+    endedById: r.endedBy === null ? null : idToWire(r.endedBy),
+    endedByName: r.endedBy === null ? null : (endedByName ?? null),
   };
 }
 
@@ -74,11 +83,13 @@ function selectJoined(db: Queryable, where: SQL | undefined) {
       deviceName: devices.name,
       channelName: sensors.name,
       resolverName: resolvers.name,
+      endedByName: enders.name,
     })
     .from(alarmRecords)
     .innerJoin(devices, eq(devices.id, alarmRecords.deviceId))
     .leftJoin(sensors, eq(sensors.id, alarmRecords.sensorId))
     .leftJoin(resolvers, eq(resolvers.id, alarmRecords.resolverId))
+    .leftJoin(enders, eq(enders.id, alarmRecords.endedBy))
     .where(where);
 }
 
@@ -154,7 +165,12 @@ export async function getAlarmDetail(
 export async function resolveAlarm(db: Db, actor: Actor, scope: SQL, input: ResolveAlarmRequest) {
   const { companyId } = actor;
   // Checked before anything is read: a wrong password must not tell whether the alarm exists.
-  await requireSignatureIfChecked(db, actor.userId!, input.signPassword);
+  const signature = await requireSignature(
+    db,
+    { userId: actor.userId!, companyId, ip: actor.ip },
+    input.signPassword,
+    'alarmResolution',
+  );
   return db.transaction(async (tx) => {
     const alarm = await findAlarm(tx, companyId, scope, input.id, true);
     if (alarm.record.resolveState === ResolveState.Resolved) throw new AppError('ALARM_ALREADY_RESOLVED');
@@ -180,6 +196,8 @@ export async function resolveAlarm(db: Db, actor: Actor, scope: SQL, input: Reso
         resolveType: input.resolveType,
         cause: input.cause,
         action: input.action,
+        // Who signed, when and what the signature means (21 CFR 11.50); never the password.
+        ...(signature ? { signature } : {}),
       },
     });
     // Read back through the join so the answer carries the resolver's name.

@@ -1,4 +1,4 @@
-import type { TimePeriod } from '@coldchain/contract';
+import type { AlarmChannel, AlarmEndReason, TimePeriod } from '@coldchain/contract';
 import {
   bigint,
   bigserial,
@@ -18,6 +18,13 @@ import { companies } from '../companies/companies.table';
 import { devices, sensors } from '../devices/devices.table';
 import { users } from '../users/users.table';
 import type { EngineState } from './alarm-engine';
+
+/** Who an escalation level reaches, as stored (user ids as numbers, like `notifier_ids`). */
+export interface StoredEscalationLevel {
+  level: number;
+  notifierIds: number[];
+  channels: AlarmChannel[];
+}
 
 /**
  * An alarm rule on a device (every sensor of it, and its events) or on one sensor. `device_id`
@@ -56,6 +63,11 @@ export const alarmSettings = pgTable(
     timeZone: text('time_zone').notNull().default('UTC'),
     channels: text('channels').array().notNull().default([]),
     notifierIds: bigint('notifier_ids', { mode: 'number' }).array().notNull().default([]),
+    /**
+     * Who escalation reaches at levels 2 and 3 (call tree); a level not named here notifies the
+     * setting's own notifiers and channels, as before levels had people of their own.
+     */
+    escalation: jsonb('escalation').$type<StoredEscalationLevel[]>().notNull().default([]),
     enabled: boolean('enabled').notNull().default(true),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -111,7 +123,12 @@ export const alarmRecords = pgTable(
     dedupeKey: text('dedupe_key').notNull(),
     content: jsonb('content').$type<{ cn: string; en: string }>().notNull(),
     count: integer('count').notNull().default(1),
+    /** The latest reading of the excursion (the one that raised it, then every later one). */
     lastValue: doublePrecision('last_value'),
+    /** The furthest reading from the safe range in the alarm's direction (highest above, lowest below). */
+    peakValue: doublePrecision('peak_value'),
+    /** Found in data that arrived late: seconds between the reading that raised it and its arrival; null when live. */
+    lateBySeconds: integer('late_by_seconds'),
     /** ResolveState 1-5. */
     resolveState: smallint('resolve_state').notNull().default(1),
     resolverId: bigint('resolver_id', { mode: 'number' }).references(() => users.id, {
@@ -123,6 +140,13 @@ export const alarmRecords = pgTable(
     action: text('action'),
     /** When the excursion ended (value back in the safe range), null while it lasts. */
     endTime: timestamp('end_time', { withTimezone: true }),
+    /**
+     * Why it ended when not by its condition: `ruleDisabled`, `ruleDeleted`, `ruleEdited` or
+     * `channelDisabled`, by
+     * `endedBy`. Null when the value (or device) came back: only then is it "normalized".
+     */
+    endReason: text('end_reason').$type<AlarmEndReason>(),
+    endedBy: bigint('ended_by', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -162,5 +186,31 @@ export const alarmNotifications = pgTable(
   (t) => [
     index('alarm_notifications_status_idx').on(t.status, t.createdAt),
     index('alarm_notifications_alarm_idx').on(t.alarmId),
+  ],
+);
+
+/**
+ * The next reminder and escalation of an open alarm, due by the server's clock (a reminder is a
+ * promise to a person, so it is paced by the time that person lives in, not by reading times).
+ * One row per alarm that still has one to come; `alarm-follow-ups.ts` claims due rows with
+ * `FOR UPDATE SKIP LOCKED` and drops rows of alarms that ended or were taken in hand.
+ */
+export const alarmFollowUps = pgTable(
+  'alarm_follow_ups',
+  {
+    alarmId: bigint('alarm_id', { mode: 'number' })
+      .primaryKey()
+      .references(() => alarmRecords.id, { onDelete: 'cascade' }),
+    companyId: bigint('company_id', { mode: 'number' })
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    /** Null: no reminder left (max alarm count reached). */
+    nextRepeatAt: timestamp('next_repeat_at', { withTimezone: true }),
+    /** Null: no escalation left (level 3 reached, or none configured). */
+    nextEscalateAt: timestamp('next_escalate_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('alarm_follow_ups_repeat_idx').on(t.nextRepeatAt),
+    index('alarm_follow_ups_escalate_idx').on(t.nextEscalateAt),
   ],
 );

@@ -1,9 +1,9 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { call, useTestApp } from '../../test/build-app';
 import { addMember, buildUser, login } from '../../test/factories';
 import { auditLog } from '../audit/audit.table';
-import { alarmFixture, postReadings } from './alarm-test-support';
+import { alarmFixture, postReadings, savedByTest } from './alarm-test-support';
 import { alarmRecords, alarmSettings } from './alarms.table';
 
 describe('alarm settings and records (routes)', () => {
@@ -32,8 +32,15 @@ describe('alarm settings and records (routes)', () => {
         filter,
         f.as,
       );
-      expect(body.data.total).toBe(1);
+      // The device's default `abnormal` setting (alarm-default-settings.ts) comes first.
+      expect(body.data.total).toBe(2);
       expect(body.data.list[0]).toMatchObject({
+        carrier: 'device',
+        alarmType: 'abnormal',
+        min: null,
+        max: null,
+      });
+      expect(body.data.list[1]).toMatchObject({
         id: saved.body.data.id,
         carrier: 'sensor',
         targetId: String(f.sensor.id),
@@ -70,7 +77,7 @@ describe('alarm settings and records (routes)', () => {
       { deviceId: f.device.id },
       f.as,
     );
-    expect(body.data.total).toBe(0);
+    expect(body.data.total).toBe(1);
     const audit = await ctx.app.db
       .select()
       .from(auditLog)
@@ -192,6 +199,17 @@ describe('alarm settings and records (routes)', () => {
       '时区不是有效的时区',
     ],
     ['repeat missing', { repeat: undefined }, 'Max alarm count is required', '最大报警次数不能为空'],
+    [
+      'an escalation level twice',
+      {
+        escalation: [
+          { level: 2, notifierIds: ['1'], channels: ['call'] },
+          { level: 2, notifierIds: ['1'], channels: ['sms'] },
+        ],
+      },
+      'Escalation levels contains a repeated item',
+      '升级通知包含重复项',
+    ],
   ];
 
   it.each(rules)('rejects %s, naming the rule in en and cn', async (_name, body, en, cn) => {
@@ -201,7 +219,10 @@ describe('alarm settings and records (routes)', () => {
     const chinese = await f.save(body, 'cn');
     expect(chinese.body).toMatchObject({ msgCode: 500, msgContent: cn });
     expect(
-      await ctx.app.db.select().from(alarmSettings).where(eq(alarmSettings.companyId, f.company.id)),
+      await ctx.app.db
+        .select()
+        .from(alarmSettings)
+        .where(and(eq(alarmSettings.companyId, f.company.id), savedByTest)),
     ).toHaveLength(0);
   });
 
@@ -215,6 +236,12 @@ describe('alarm settings and records (routes)', () => {
         'A selected notifier is not a member of this company',
         '所选通知人不是本企业成员',
       ],
+      [
+        // Every escalation level's people too (alarm-escalation.ts).
+        { escalation: [{ level: 3, notifierIds: [String(stranger.id)], channels: ['email'] }] },
+        'A selected notifier is not a member of this company',
+        '所选通知人不是本企业成员',
+      ],
       [{ targetId: String(other.sensor.id) }, 'The sensor does not exist', '传感器不存在'],
       [{ carrier: 'device', targetId: other.device.id }, 'The device does not exist', '设备不存在'],
     ];
@@ -223,7 +250,10 @@ describe('alarm settings and records (routes)', () => {
       expect((await f.save(body, 'cn')).body).toMatchObject({ msgCode: 500, msgContent: cn });
     }
     expect(
-      await ctx.app.db.select().from(alarmSettings).where(eq(alarmSettings.companyId, f.company.id)),
+      await ctx.app.db
+        .select()
+        .from(alarmSettings)
+        .where(and(eq(alarmSettings.companyId, f.company.id), savedByTest)),
     ).toHaveLength(0);
   });
 
@@ -329,7 +359,12 @@ describe('alarm settings and records (routes)', () => {
     const f = await withAlarm();
     const other = await alarmFixture(ctx.app);
     const settingId = String(
-      (await ctx.app.db.select().from(alarmSettings).where(eq(alarmSettings.companyId, f.company.id)))[0]!.id,
+      (
+        await ctx.app.db
+          .select()
+          .from(alarmSettings)
+          .where(and(eq(alarmSettings.companyId, f.company.id), savedByTest))
+      )[0]!.id,
     );
     const detail = await call(ctx.app, '/api/alarm/alarmDetail', { id: f.alarmId }, other.as);
     expect(detail.body).toMatchObject({ msgCode: 500, msgContent: 'The alarm does not exist', data: null });

@@ -8,6 +8,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ok } from '../../lib/envelope';
 import { actorOf, requireCompany, requirePermission } from '../../plugins/auth';
+import { authorizeExport, type Signature, signerOf } from '../signature/signature.service';
 import { pageOperationLog, recordAudit, verifyAuditChain } from './audit.service';
 import { exportLoginLog, exportOperationLog } from './audit-exports';
 import { contentDisposition, type ExportFile } from './export-file';
@@ -35,16 +36,25 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
   async function auditExport(
     request: FastifyRequest,
     action: string,
-    query: { startTime: number; endTime: number; format: string },
+    query: { startTime: number; endTime: number; format: string; signPassword?: string },
     file: ExportFile,
+    signature: Signature | null,
   ) {
-    const { startTime, endTime, format, ...filters } = query;
+    // The signature password is never written anywhere; the signature's meaning is.
+    const { startTime, endTime, format, signPassword: _, ...filters } = query;
     await app.db.transaction((tx) =>
       recordAudit(tx, actorOf(request), {
         action,
         targetType: 'auditLog',
         targetId: requireCompany(request.auth),
-        after: { startTime, endTime, format, filters, rows: file.rowCount },
+        after: {
+          startTime,
+          endTime,
+          format,
+          filters,
+          rows: file.rowCount,
+          ...(signature ? { signature } : {}),
+        },
       }),
     );
     return file;
@@ -62,16 +72,19 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/audit/exportOperationLog',
     { ...canExport, schema: { body: ExportOperationLogRequest } },
-    async (request, reply) =>
-      sendFile(
+    async (request, reply) => {
+      const signature = await authorizeExport(app.db, signerOf(request), request.body.signPassword);
+      return sendFile(
         reply,
         await auditExport(
           request,
           'audit.exportOperationLog',
           request.body,
           await exportOperationLog(app.db, requireCompany(request.auth), request.body, request.language),
+          signature,
         ),
-      ),
+      );
+    },
   );
 
   /** Recomputes the company's chain and points at any edited or missing entry. */
@@ -88,11 +101,14 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/userLoginLog/exportUserLog',
     { schema: { body: ExportLoginLogRequest } },
-    async (request, reply) =>
-      sendFile(
+    async (request, reply) => {
+      // One's own history is not company data (not audited), but it is an export all the same.
+      await authorizeExport(app.db, signerOf(request), request.body.signPassword);
+      return sendFile(
         reply,
         await exportLoginLog(app.db, { userId: request.auth.userId }, request.body, request.language),
-      ),
+      );
+    },
   );
 
   /** Every login into the company, for auditors. */
@@ -113,8 +129,9 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/userLoginLog/auditExportUserLog',
     { ...canExport, schema: { body: ExportLoginLogRequest } },
-    async (request, reply) =>
-      sendFile(
+    async (request, reply) => {
+      const signature = await authorizeExport(app.db, signerOf(request), request.body.signPassword);
+      return sendFile(
         reply,
         await auditExport(
           request,
@@ -126,7 +143,9 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
             request.body,
             request.language,
           ),
+          signature,
         ),
-      ),
+      );
+    },
   );
 };

@@ -15,6 +15,7 @@ export const AUDITED_CALLS: Record<string, AuditCoverage> = {
   '/api/device/addDevice': { actions: ['device.add'] },
   '/api/device/editDevice': { actions: ['device.edit'] },
   '/api/device/setRemark': { actions: ['device.setRemark'] },
+  '/api/device/editSensor': { actions: ['sensor.edit'] },
   '/api/device/resetDeviceKey': { actions: ['device.resetKey'] },
   '/api/device/batchTransfer': { actions: ['device.transfer'] },
   '/api/device/batchPermission': { actions: ['device.permission'] },
@@ -35,7 +36,7 @@ export const AUDITED_CALLS: Record<string, AuditCoverage> = {
   '/api/alarm/exportAlarms': { actions: ['alarm.export'] },
   // Organization
   '/api/user/createCompany': { actions: ['company.create'] },
-  '/api/user/changeOrganizeName': { actions: ['company.rename'] },
+  '/api/user/changeOrganizeName': { actions: ['company.rename', 'company.edit'] },
   '/api/user/dropOutOrganize': { actions: ['member.leave'] },
   '/api/userOrganize/addDepartment': { actions: ['department.add'] },
   '/api/userOrganize/editDepartment': { actions: ['department.edit'] },
@@ -53,6 +54,8 @@ export const AUDITED_CALLS: Record<string, AuditCoverage> = {
   '/api/personnel/moveUser': { actions: ['member.move'] },
   '/api/personnel/removeUser': { actions: ['member.remove'] },
   '/api/loginSecurity/setPasswordRenewal': { actions: ['company.passwordRenewal'] },
+  '/api/company/setAuditSignature': { actions: ['company.auditSignature'] },
+  '/api/personnel/setExportExcel': { actions: ['member.exportExcel'] },
   // Personal centre (audited in the company in scope, when there is one)
   '/api/user/updateUserInfo': { actions: ['user.updateProfile'] },
   '/api/register/modifyInformation': { actions: ['user.updateProfile'] },
@@ -90,14 +93,5 @@ export const AUDITED_CALLS: Record<string, AuditCoverage> = {
   '/api/file/upload': { exempt: 'stores an uploaded file only; the record that uses it is audited' },
 };
 
-/** Route names that say "this changes something"… */
-export const CHANGING_CALL =
-  /^(add|edit|delete|save|set|reset|resolve|update|bind|unbind|move|remove|assign|create|transfer|join|dropOut|change|read|incoming|batch|register|invite|confirm|scan|upload|switch|modify|logout|apply|approve|reject|cancel|import|restore|recover|top|pay|renew)/i;
-
-/** …unless they only read (`joinRequestList`, `assignableTags`). */
-export const READING_CALL = /(List|Tags|Info|Detail|Status|Options|Count)$/;
-
-export function isChangingCall(url: string): boolean {
-  const name = url.split('/').pop() ?? '';
-  return CHANGING_CALL.test(name) && !READING_CALL.test(name);
-}
+// The rule lives in the contract: the console's double-click guard uses it too.
+export { CHANGING_CALL, isChangingCall, READING_CALL } from '@coldchain/contract';

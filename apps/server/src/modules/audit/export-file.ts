@@ -21,14 +21,24 @@ const CONTENT_TYPES: Record<AuditExportFormat, string> = {
   csv: 'text/csv; charset=utf-8',
 };
 
+/** Starts a formula (or, for tab and CR, hides one) in Excel, LibreOffice and Google Sheets. */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
 /**
- * A spreadsheet program runs a CSV cell that starts with = + - @ as a formula; log text comes
- * from users (account names, remarks), so such cells are written with a leading apostrophe.
- * xlsx cells are typed strings and need no such guard.
+ * Every cell of every export passes through here. A spreadsheet program runs a text cell that
+ * starts with = + - @ (or a tab or CR before one) as a formula, and names, remarks and accounts
+ * come from users, so such text is written with a leading apostrophe: shown as text, never run.
+ * Numbers stay numbers (a negative reading is a number, not text to neutralise). xlsx cells get
+ * the same guard as CSV: a typed string cell is safe until someone edits it or saves the sheet
+ * as CSV, and one rule for both formats is easier to trust.
  */
+export function spreadsheetCell(value: string | number): string | number {
+  if (typeof value === 'number') return value;
+  return FORMULA_START.test(value) ? `'${value}` : value;
+}
+
 function csvCell(value: string | number): string {
-  let text = String(value);
-  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  const text = String(spreadsheetCell(value));
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
@@ -43,10 +53,14 @@ async function toXlsx<Row>(sheetName: string, columns: ExportColumn<Row>[], rows
   const workbook = new ExcelJS.Workbook();
   workbook.created = new Date();
   const sheet = workbook.addWorksheet(sheetName.slice(0, 31));
-  sheet.columns = columns.map((c, i) => ({ header: c.header, key: `c${i}`, width: c.width ?? 18 }));
+  sheet.columns = columns.map((c, i) => ({
+    header: String(spreadsheetCell(c.header)),
+    key: `c${i}`,
+    width: c.width ?? 18,
+  }));
   sheet.getRow(1).font = { bold: true };
   sheet.views = [{ state: 'frozen', ySplit: 1 }];
-  for (const row of rows) sheet.addRow(columns.map((c) => c.value(row)));
+  for (const row of rows) sheet.addRow(columns.map((c) => spreadsheetCell(c.value(row))));
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }
 

@@ -8,7 +8,8 @@ const codeOf = (text: string) => /(\d{6})/.exec(text)![1]!;
 afterAll(() => sink.close());
 
 describe('abnormal login needs a code sent to the account', () => {
-  const ctx = useTestApp({ smtpUrl: sink.url, loginRateLimitPerMinute: 10_000 });
+  // The test plays clients at several addresses through a proxy at the injector's 127.0.0.1.
+  const ctx = useTestApp({ smtpUrl: sink.url, loginRateLimitPerMinute: 10_000, trustProxy: ['127.0.0.1'] });
   const doLogin = (body: Record<string, unknown>, options: { ip?: string; language?: 'en' | 'cn' } = {}) =>
     call<{ accessToken?: string; needCode?: boolean; channel?: string }>(
       ctx.app,

@@ -1,5 +1,5 @@
 import {
-  isEmail,
+  isEmailAccount,
   type LoginNeedsCode,
   type LoginResult,
   PASSWORD_RENEWAL_DAYS,
@@ -22,7 +22,7 @@ import { assertAttemptAllowed, recentFailures } from './login-throttle';
 /** Accounts are stored normalised: e-mails lower-cased, mobile numbers without spaces or dashes. */
 export function normaliseAccount(account: string): string {
   const trimmed = account.trim();
-  return isEmail(trimmed) ? trimmed.toLowerCase() : trimmed.replace(/[\s-]/g, '');
+  return isEmailAccount(trimmed) ? trimmed.toLowerCase() : trimmed.replace(/[\s-]/g, '');
 }
 
 /** After this many recent failures even a right password from a known place needs a code. */
@@ -147,7 +147,7 @@ async function assertEnabled(db: Db, user: UserRow, fail: (reason: string) => Pr
  * provider adapters exist (notify/outbox.service.ts), so mobile accounts cannot receive one yet.
  */
 export function canDeliverCode(account: string, mailer: Mailer | null): boolean {
-  return isEmail(account) && mailer !== null;
+  return isEmailAccount(account) && mailer !== null;
 }
 
 /** Sends the abnormal-login code; one sent less than a minute ago is still good, so it is kept. */
@@ -157,7 +157,7 @@ async function sendLoginVerification(
   account: string,
   language: WireLanguage,
 ): Promise<'email' | 'sms'> {
-  const channel = isEmail(account) ? 'email' : 'sms';
+  const channel = isEmailAccount(account) ? 'email' : 'sms';
   try {
     await issueCode(db, mailer, account, 'loginVerify', language);
   } catch (error) {

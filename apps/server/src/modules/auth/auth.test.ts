@@ -33,6 +33,25 @@ describe('password login and sessions', () => {
     expect(info.body.data.id).toBe(String(user.id));
   });
 
+  it('still signs in an account registered under the looser e-mail rule of before', async () => {
+    // `a..b@x.io` and a numeric top-level domain fail today's EMAIL_PATTERN (registration refuses
+    // them) but were accepted before; tightening the rule must not lock such a user out.
+    for (const account of ['Old..Style@Example.com', 'old@host.example.123']) {
+      const user = await buildUser(ctx.app.db, { account });
+      const { body } = await call<{ accessToken: string }>(ctx.app, '/api/doLogin', {
+        account: ` ${account.toUpperCase()} `,
+        password: user.password,
+        type: 1,
+        platform: 1,
+      });
+      expect(body.msgCode, account).toBe(200);
+    }
+    const registering = await call(ctx.app, '/api/register/getPhoneCode', {
+      account: 'old..style@example.com',
+    });
+    expect(registering.body.msgCode).toBe(500);
+  });
+
   it('stores only a hash of the token', async () => {
     const user = await buildUser(ctx.app.db);
     const token = await login(ctx.app, user.account);

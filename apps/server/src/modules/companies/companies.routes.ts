@@ -9,7 +9,7 @@ import {
   switchUserCompany,
 } from './companies.service';
 
-export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
+export const companyRoutes: FastifyPluginAsyncZod<{ starterCredits: number }> = async (app, options) => {
   app.post('/api/index/getUserCompanys', async (request) =>
     ok(await listUserCompanies(app.db, request.auth)),
   );
@@ -23,7 +23,10 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/api/user/createCompany', { schema: { body: CreateCompanyRequest } }, async (request) =>
     ok(
-      await createCompanyForUser(app.db, request.auth.userId, request.ip ?? '', request.body),
+      await createCompanyForUser(app.db, request.auth.userId, request.ip ?? '', {
+        ...request.body,
+        starterCredits: options.starterCredits,
+      }),
       translate('COMPANY_CREATED', request.language),
     ),
   );

@@ -1,29 +1,40 @@
 import type { UserCompany, UserPowers } from '@coldchain/contract';
 import { buildMenuEntries } from '@coldchain/contract';
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import type { Db, Queryable } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import { idFromWire, idToWire } from '../../lib/ids';
 import type { Auth } from '../../plugins/auth';
 import { recordAudit } from '../audit/audit.service';
+import { grantCredit } from '../delivery/credits.service';
 import { setUpCompanyOrganisation } from '../org/company-setup';
 import { users } from '../users/users.table';
 import { companies, companyMembers } from './companies.table';
 
 export async function listUserCompanies(db: Db, auth: Auth): Promise<UserCompany[]> {
   const rows = await db
-    .select({ company: companies, isAdmin: companyMembers.isAdmin })
+    .select({
+      company: companies,
+      isAdmin: companyMembers.isAdmin,
+      legalPerson: companyMembers.legalPerson,
+      // For the leave action: the last administrator may not leave (leaveCompany).
+      otherAdmins: sql<number>`(select count(*)::int from ${companyMembers} o
+        where o.company_id = ${companyMembers.companyId} and o.is_admin and o.user_id <> ${companyMembers.userId})`,
+    })
     .from(companyMembers)
     .innerJoin(companies, eq(companies.id, companyMembers.companyId))
     .where(eq(companyMembers.userId, auth.userId))
     .orderBy(asc(companies.name), asc(companies.id));
-  return rows.map(({ company, isAdmin }) => ({
+  return rows.map(({ company, isAdmin, legalPerson, otherAdmins }) => ({
     id: idToWire(company.id),
     name: company.name,
     industry: company.industry,
+    region: company.region,
     address: company.address,
     isAdmin,
     current: company.id === auth.companyId,
+    legalPerson,
+    onlyAdmin: isAdmin && Number(otherAdmins) === 0,
   }));
 }
 
@@ -53,6 +64,7 @@ export function getUserPowers(auth: Auth): UserPowers {
 export interface NewCompany {
   name: string;
   industry?: string;
+  region?: string;
   address?: string;
   services?: string[];
 }
@@ -68,6 +80,7 @@ export async function createCompanyWithAdmin(
     .values({
       name: input.name,
       industry: input.industry ?? '',
+      region: input.region ?? '',
       address: input.address ?? '',
       services: input.services ?? [],
     })
@@ -79,15 +92,20 @@ export async function createCompanyWithAdmin(
   return company!.id;
 }
 
-/** A signed-in user founds a company: they become its administrator and it becomes their current one. */
+/**
+ * A signed-in user founds a company: they become its administrator and it becomes their current
+ * one. It starts with `starterCredits` of message credit: alarm e-mails and SMS cost credit, and
+ * a company that cannot top up yet must not find its first alarms silenced (issue 22).
+ */
 export async function createCompanyForUser(
   db: Db,
   userId: number,
   ip: string,
-  input: { name: string; industry?: string; address?: string },
+  input: NewCompany & { starterCredits: number },
 ): Promise<{ id: string }> {
   return db.transaction(async (tx) => {
     const companyId = await createCompanyWithAdmin(tx, userId, input);
+    if (input.starterCredits > 0) await grantCredit(tx, companyId, input.starterCredits, 'starter credit');
     await tx.update(users).set({ lastCompanyId: companyId }).where(eq(users.id, userId));
     await recordAudit(
       tx,
@@ -96,7 +114,12 @@ export async function createCompanyForUser(
         action: 'company.create',
         targetType: 'company',
         targetId: companyId,
-        after: { name: input.name, industry: input.industry ?? '', address: input.address ?? '' },
+        after: {
+          name: input.name,
+          industry: input.industry ?? '',
+          region: input.region ?? '',
+          address: input.address ?? '',
+        },
       },
     );
     return { id: idToWire(companyId) };

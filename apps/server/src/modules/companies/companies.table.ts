@@ -6,11 +6,18 @@ export const companies = pgTable('companies', {
   id: bigserial('id', { mode: 'number' }).primaryKey(),
   name: text('name').notNull(),
   industry: text('industry').notNull().default(''),
+  /** Region of the company's location (spec section 3 "location"), as devices have it. */
+  region: text('region').notNull().default(''),
   address: text('address').notNull().default(''),
   /** Services the supplier has enabled for this company (`service:*` tags). */
   services: text('services').array().notNull().default([]),
   /** Members must renew their password every 90 days (spec section 9). */
   passwordRenewal: boolean('password_renewal').notNull().default(false),
+  /**
+   * Audit signature (spec sections 5 and 6): resolving alarms and exporting need the member's
+   * signature password. A company policy set by its administrator (modules/signature).
+   */
+  signCheck: boolean('sign_check').notNull().default(false),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -32,6 +39,8 @@ export const companyMembers = pgTable(
     isAdmin: boolean('is_admin').notNull().default(false),
     /** The legal person of the company (spec section 3, "legal-person flag"). */
     legalPerson: boolean('legal_person').notNull().default(false),
+    /** May export files (spec section 6 "Excel export" flag); set by the company administrator. */
+    exportExcel: boolean('export_excel').notNull().default(true),
     departmentId: bigint('department_id', { mode: 'number' }),
     roleId: bigint('role_id', { mode: 'number' }),
     joinedAt: timestamp('joined_at', { withTimezone: true }).notNull().defaultNow(),

@@ -11,7 +11,7 @@ export const companyAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/user/changeOrganizeName',
     { schema: { body: ChangeOrganizeNameRequest } },
     async (request) => {
-      await renameCompany(app.db, request.auth, actorOf(request), request.body.name);
+      await renameCompany(app.db, request.auth, actorOf(request), request.body);
       return ok(null, translate('COMPANY_RENAMED', request.language));
     },
   );

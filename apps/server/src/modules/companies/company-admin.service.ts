@@ -1,4 +1,4 @@
-import type { CompanyDataInfo } from '@coldchain/contract';
+import type { ChangeOrganizeNameRequest, CompanyDataInfo } from '@coldchain/contract';
 import { and, asc, count, eq, gte, isNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { AppError } from '../../lib/app-error';
@@ -13,25 +13,40 @@ import { departments, devicePermissions } from '../org/org.table';
 import { users } from '../users/users.table';
 import { companies, companyMembers } from './companies.table';
 
-/** Spec section 3: the company administrator renames the company; its root department follows. */
-export async function renameCompany(db: Db, auth: Auth, actor: Actor, name: string) {
+/**
+ * Spec section 3: the company administrator renames the company (its root department follows)
+ * and, when given, changes its industry and location; fields not sent stay as they are.
+ */
+export async function renameCompany(db: Db, auth: Auth, actor: Actor, input: ChangeOrganizeNameRequest) {
   if (!auth.isAdmin) throw new AppError('COMPANY_ADMIN_ONLY');
+  const { name, ...details } = input;
+  const changes = Object.fromEntries(Object.entries(details).filter(([, v]) => v !== undefined));
   await db.transaction(async (tx) => {
     const [before] = await tx
-      .select({ name: companies.name })
+      .select({
+        name: companies.name,
+        industry: companies.industry,
+        region: companies.region,
+        address: companies.address,
+      })
       .from(companies)
       .where(eq(companies.id, actor.companyId));
-    await tx.update(companies).set({ name }).where(eq(companies.id, actor.companyId));
+    await tx
+      .update(companies)
+      .set({ name, ...changes })
+      .where(eq(companies.id, actor.companyId));
     await tx
       .update(departments)
       .set({ name })
       .where(and(eq(departments.companyId, actor.companyId), isNull(departments.parentId)));
+    const touched = ['name', ...Object.keys(changes)] as (keyof NonNullable<typeof before>)[];
     await recordAudit(tx, actor, {
-      action: 'company.rename',
+      // A rename alone keeps its own entry; anything more is an edit of the company's information.
+      action: touched.length > 1 ? 'company.edit' : 'company.rename',
       targetType: 'company',
       targetId: actor.companyId,
-      before: { name: before?.name },
-      after: { name },
+      before: Object.fromEntries(touched.map((k) => [k, before?.[k]])),
+      after: { name, ...changes },
     });
   });
 }

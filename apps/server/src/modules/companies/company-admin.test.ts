@@ -183,7 +183,8 @@ describe('company management', () => {
       const [setting] = await ctx.app.db
         .select()
         .from(alarmSettings)
-        .where(eq(alarmSettings.deviceId, f.deviceA));
+        // The device's own default `abnormal` setting (alarm-default-settings.ts) is not this one.
+        .where(and(eq(alarmSettings.deviceId, f.deviceA), eq(alarmSettings.alarmType, 'offline')));
       expect(setting!.notifierIds).toEqual([f.adminId]);
       const [audit] = await ctx.app.db
         .select()

@@ -1,13 +1,16 @@
 /**
  * Statuses of an `alarm_notifications` row once the delivery worker knows it. `pending` is the
  * engine's; `sending` is a claimed row; `retrying` waits for `next_attempt_at`. The rest are
- * final and visible in the alarm's detail (USERS.md: a visible delivery status).
+ * final and visible in the alarm's detail (USERS.md: a visible delivery status), except `sent`:
+ * the provider's receipt may still turn it into `delivered` or `failed` (with its error).
  */
 export const DeliveryStatus = {
   Pending: 'pending',
   Sending: 'sending',
   Retrying: 'retrying',
   Sent: 'sent',
+  /** The provider's receipt says it reached the phone (receipts/apply-receipt.ts); final. */
+  Delivered: 'delivered',
   Failed: 'failed',
   NotConfigured: 'not configured',
   NoRecipient: 'no recipient address',
@@ -21,6 +24,7 @@ export const statusLabels: Record<DeliveryStatus, { en: string; cn: string }> = 
   sending: { en: 'Sending', cn: '发送中' },
   retrying: { en: 'Failed, will retry', cn: '发送失败，稍后重试' },
   sent: { en: 'Sent', cn: '已发送' },
+  delivered: { en: 'Delivered', cn: '已送达' },
   failed: { en: 'Failed, gave up', cn: '发送失败，已放弃' },
   'not configured': { en: 'Channel not configured', cn: '该通知方式未配置' },
   'no recipient address': { en: 'No recipient address', cn: '接收人无联系地址' },

@@ -3,6 +3,7 @@ import { and, countDistinct, eq, gt, gte, inArray, ne, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { type Db, queryRows } from '../../db/client';
 import { alarmNotifications, alarmRecords } from '../alarms/alarms.table';
+import { markWechatNotFollowing } from '../profile/wechat-follow';
 import { users } from '../users/users.table';
 import { type ChannelAdapter, ProviderError, type Recipient } from './channels/channel';
 import { creditCost, noticeNoCredit, refundCredit, reserveCredit } from './credits.service';
@@ -228,6 +229,12 @@ export class DeliveryWorker {
         return;
       }
       outcome = this.failure(row, error);
+      // WeChat says the user left the official account: say so in their personal centre and with
+      // a notice, and send them no more WeChat messages until they follow it again and refresh.
+      if (error instanceof ProviderError && error.notFollowing && row.channel === 'wechat')
+        await markWechatNotFollowing(this.db, row.userId, row.companyId).catch((err: unknown) =>
+          this.log.error({ err, userId: row.userId }, 'alarm delivery: follow state not cleared'),
+        );
     }
     const finished = await this.finish(row, token, outcome);
     if (!finished) {
@@ -255,6 +262,7 @@ export class DeliveryWorker {
         language: users.language,
         content: alarmRecords.content,
         alarmTime: alarmRecords.alarmTime,
+        lateBySeconds: alarmRecords.lateBySeconds,
       })
       .from(alarmRecords)
       .innerJoin(users, eq(users.id, row.userId))
@@ -288,6 +296,7 @@ export class DeliveryWorker {
       level: row.level,
       sequence: row.sequence,
       alarmTime: context.alarmTime,
+      lateBySeconds: context.lateBySeconds,
     };
     const text = row.channel === 'email' ? alarmEmailText(input, language) : alarmShortText(input, language);
     if (!(await reserveCredit(this.db, row.companyId, row.id, row.channel, creditCost(row.channel, text)))) {
@@ -302,6 +311,7 @@ export class DeliveryWorker {
       text,
       language,
       idempotencyKey: `alarm-notification-${row.id}`,
+      notificationId: row.id,
     });
     return { status: DeliveryStatus.Sent, error: null, providerId };
   }
@@ -346,7 +356,7 @@ export class DeliveryWorker {
       .where(
         and(
           eq(notificationDeliveries.recipient, phone),
-          eq(alarmNotifications.status, DeliveryStatus.Sent),
+          inArray(alarmNotifications.status, [DeliveryStatus.Sent, DeliveryStatus.Delivered]),
           inArray(alarmNotifications.channel, PHONE_CHANNELS),
           gte(alarmNotifications.sentAt, dayStart),
           ne(alarmNotifications.alarmId, row.alarmId),

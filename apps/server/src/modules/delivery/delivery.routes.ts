@@ -3,6 +3,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client';
 import { AppError } from '../../lib/app-error';
+import type { Config } from '../../lib/config';
 import { ok } from '../../lib/envelope';
 import { idFromWire, idToWire } from '../../lib/ids';
 import { requireCompany, requirePermission } from '../../plugins/auth';
@@ -11,6 +12,7 @@ import { alarmNotifications, alarmRecords } from '../alarms/alarms.table';
 import { visibleDevices } from '../org/access';
 import { users } from '../users/users.table';
 import { notificationDeliveries } from './delivery.table';
+import { deliveryReceiptRoutes } from './delivery-receipts.routes';
 import { type DeliveryStatus, statusLabels } from './delivery-status';
 
 /** `+8613800138000` -> `+86138****8000`; `alice@example.com` -> `a***@example.com`. */
@@ -78,7 +80,8 @@ export async function listAlarmNotifications(
   }));
 }
 
-export const deliveryRoutes: FastifyPluginAsyncZod = async (app) => {
+export const deliveryRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
+  await app.register(deliveryReceiptRoutes, { config });
   app.post(
     '/api/alarm/alarmNotifications',
     { preHandler: requirePermission('alarm:view'), schema: { body: AlarmIdRequest } },

@@ -29,11 +29,17 @@ export const notificationDeliveries = pgTable(
     claimToken: text('claim_token'),
     /** The address used (phone in E.164 form or e-mail), for the daily cap and the detail view. */
     recipient: text('recipient'),
-    /** The provider's id of the message (Twilio SID, SMTP message id). */
+    /** The provider's id of the message (Twilio SID, WhatsApp Cloud wamid, SMTP message id). */
     providerId: text('provider_id'),
+    /** When the provider's delivery receipt (status callback or webhook) last changed the row. */
+    receiptAt: timestamp('receipt_at', { withTimezone: true }),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('notification_deliveries_recipient_idx').on(t.recipient)],
+  (t) => [
+    index('notification_deliveries_recipient_idx').on(t.recipient),
+    // Receipts name the message by the provider's id (WhatsApp Cloud webhooks carry only that).
+    index('notification_deliveries_provider_id_idx').on(t.providerId),
+  ],
 );
 
 /** A company's message credit (spec section 9). A company without a row has none. */

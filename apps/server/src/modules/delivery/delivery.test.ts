@@ -497,6 +497,7 @@ describe('alarm delivery', () => {
       text: 'T',
       language: 'en' as const,
       idempotencyKey: 'alarm-notification-7',
+      notificationId: 7,
     };
     expect(await adapter.send(message)).toBe('200228332');
     expect(await adapter.send(message)).toBe('200228332');

@@ -1,11 +1,12 @@
 import type { ExportDataRequest, WireLanguage } from '@coldchain/contract';
 import { asc, inArray, type SQL, sql } from 'drizzle-orm';
-import ExcelJS from 'exceljs';
 import { type Db, queryRows } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import { type Actor, recordAudit } from '../audit/audit.service';
+import { buildExportFile, type ExportColumn } from '../audit/export-file';
 import { hiddenRanges } from '../service-periods/hidden-ranges';
 import { inRanges } from '../service-periods/time-ranges';
+import type { Signature } from '../signature/signature.service';
 import { storedReadings } from '../telemetry/reading-sources';
 import { sensors } from './devices.table';
 import { selectedDevices } from './devices-batch.service';
@@ -13,10 +14,30 @@ import { selectedDevices } from './devices-batch.service';
 /** Above this many readings an export is refused: the file is built in memory. */
 export const EXPORT_MAX_ROWS = 300_000;
 
-const HEADERS: Record<WireLanguage, string[]> = {
-  en: ['Serial number', 'Device', 'Channel', 'Sensor', 'Time', 'Value', 'Unit'],
-  cn: ['序列号', '设备', '通道', '传感器', '时间', '数值', '单位'],
-};
+type Texts = Record<WireLanguage, string>;
+
+/** The columns of the readings file: header in both languages, width, and the cell of a line. */
+const COLUMNS: Array<{ header: Texts; width: number; value: (line: ExportLine) => string | number }> = [
+  { header: { en: 'Serial number', cn: '序列号' }, width: 16, value: (l) => l.serial },
+  { header: { en: 'Device', cn: '设备' }, width: 24, value: (l) => l.device },
+  { header: { en: 'Channel', cn: '通道' }, width: 8, value: (l) => l.channel },
+  { header: { en: 'Sensor', cn: '传感器' }, width: 18, value: (l) => l.sensor },
+  { header: { en: 'Time', cn: '时间' }, width: 20, value: (l) => l.time },
+  { header: { en: 'Value', cn: '数值' }, width: 10, value: (l) => l.value },
+  { header: { en: 'Unit', cn: '单位' }, width: 8, value: (l) => l.unit },
+];
+
+const SHEET_NAME: Texts = { en: 'Readings', cn: '数据' };
+
+interface ExportLine {
+  serial: string;
+  device: string;
+  channel: number;
+  sensor: string;
+  time: string;
+  value: number;
+  unit: string;
+}
 
 export interface ExportFile {
   fileName: string;
@@ -39,11 +60,6 @@ function timeFormatter(timeZone: string) {
   return (date: Date) => format.format(date);
 }
 
-function csvCell(value: string | number): string {
-  const text = String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
-
 /**
  * `/api/device/exportData` (spec sections 2, 5 and 6): the stored readings of the selected devices
  * over a period, one row per reading, as xlsx or csv. Only devices the caller may see, and only
@@ -56,6 +72,8 @@ export async function exportDeviceData(
   visible: SQL,
   input: ExportDataRequest,
   language: WireLanguage,
+  /** The export's signature, checked by the route (modules/signature); null when unsigned. */
+  signature: Signature | null = null,
 ): Promise<ExportFile> {
   const rows = await selectedDevices(db, visible, input.deviceIds);
   const deviceIds = rows.map((d) => d.id);
@@ -98,42 +116,27 @@ export async function exportDeviceData(
     )
     .map(({ reading, sensor }) => {
       const device = deviceById.get(sensor.deviceId)!;
-      return [
-        device.serial,
-        device.name,
-        sensor.channel,
-        sensor.name,
-        time(reading.ts),
-        reading.value,
-        sensor.unit,
-      ] as const;
+      return {
+        serial: device.serial,
+        device: device.name,
+        channel: sensor.channel,
+        sensor: sensor.name,
+        time: time(reading.ts),
+        value: reading.value,
+        unit: sensor.unit,
+      } satisfies ExportLine;
     });
 
   const day = (ms: number) => new Date(ms).toISOString().slice(0, 10).replaceAll('-', '');
   const baseName = `device-data-${day(input.startTime)}-${day(input.endTime)}`;
-  let file: ExportFile;
-  if (input.format === 'csv') {
-    // The byte-order mark makes spreadsheet programs read the UTF-8 (Chinese names, °C) correctly.
-    const text = [HEADERS[language], ...lines].map((line) => line.map(csvCell).join(',')).join('\r\n');
-    file = {
-      fileName: `${baseName}.csv`,
-      contentType: 'text/csv; charset=utf-8',
-      body: Buffer.from(`\uFEFF${text}\r\n`, 'utf8'),
-    };
-  } else {
-    const workbook = new ExcelJS.Workbook();
-    const sheet = workbook.addWorksheet(language === 'cn' ? '数据' : 'Readings');
-    sheet.addRow(HEADERS[language]).font = { bold: true };
-    sheet.addRows(lines.map((line) => [...line]));
-    sheet.columns.forEach((column, i) => {
-      column.width = [16, 24, 8, 18, 20, 10, 8][i];
-    });
-    file = {
-      fileName: `${baseName}.xlsx`,
-      contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-      body: Buffer.from(await workbook.xlsx.writeBuffer()),
-    };
-  }
+  // Through the one writer of every export (audit/export-file.ts), which neutralises formulas.
+  const columns: ExportColumn<ExportLine>[] = COLUMNS.map((c) => ({
+    header: c.header[language],
+    width: c.width,
+    value: c.value,
+  }));
+  const built = await buildExportFile(input.format, SHEET_NAME[language], columns, lines, baseName);
+  const file: ExportFile = { fileName: built.filename, contentType: built.contentType, body: built.body };
   await db.transaction((tx) =>
     recordAudit(tx, actor, {
       action: 'device.exportData',
@@ -145,6 +148,7 @@ export async function exportDeviceData(
         endTime: input.endTime,
         format: input.format,
         rows: lines.length,
+        ...(signature ? { signature } : {}),
       },
     }),
   );

@@ -5,6 +5,7 @@ import {
   DeviceIdRequest,
   DevicePermissionsRequest,
   EditDeviceRequest,
+  EditSensorRequest,
   ExportDataRequest,
   HistoryDataRequest,
   PageDevicesRequest,
@@ -17,6 +18,7 @@ import { idFromWire, idToWire } from '../../lib/ids';
 import { type Auth, actorOf, requirePermission } from '../../plugins/auth';
 import { assertGroupFitsDevice } from '../groups/groups.service';
 import { assertDepartmentInScope, editableDevices, visibleDevices } from '../org/access';
+import { authorizeExport, signerOf } from '../signature/signature.service';
 import { getHistoryData } from '../telemetry/history.service';
 import { exportDeviceData } from './device-export';
 import {
@@ -30,6 +32,7 @@ import {
   setDeviceRemark,
 } from './devices.service';
 import { batchPermission, batchTransfer, listDevicePermissions } from './devices-batch.service';
+import { editSensor } from './sensor-edit.service';
 
 /** The devices the caller may change, or null without the edit tag (marks `editable` in views). */
 function editScopeOf(auth: Auth): SQL | null {
@@ -104,6 +107,9 @@ export const deviceRoutes: FastifyPluginAsyncZod<{ mktActivationEnergyKj: number
     );
     return ok(null);
   });
+  app.post('/api/device/editSensor', { ...canEdit, schema: { body: EditSensorRequest } }, async (request) =>
+    ok(await editSensor(app.db, actorOf(request), editableDevices(request.auth), request.body)),
+  );
   app.post('/api/device/historyData', { ...canView, schema: { body: HistoryDataRequest } }, async (request) =>
     ok(
       await getHistoryData(
@@ -154,12 +160,16 @@ export const deviceRoutes: FastifyPluginAsyncZod<{ mktActivationEnergyKj: number
     '/api/device/exportData',
     { preHandler: requirePermission('device:export'), schema: { body: ExportDataRequest } },
     async (request, reply) => {
+      const actor = actorOf(request);
+      // The export flag and the company's audit signature come before any data is read.
+      const signature = await authorizeExport(app.db, signerOf(request), request.body.signPassword);
       const file = await exportDeviceData(
         app.db,
-        actorOf(request),
+        actor,
         visibleDevices(request.auth),
         request.body,
         request.language,
+        signature,
       );
       return reply
         .header('Content-Type', file.contentType)

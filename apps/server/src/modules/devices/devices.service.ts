@@ -11,8 +11,11 @@ import type { Db, Queryable } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import { idFromWire, idToWire } from '../../lib/ids';
 import { hashToken, newToken } from '../../lib/tokens';
+import { addDefaultAbnormalSetting } from '../alarms/alarm-default-settings';
+import { alarmSettingsChanged } from '../alarms/alarm-settings-index';
 import { type Actor, recordAudit } from '../audit/audit.service';
 import { deviceInventory } from '../inventory/inventory.table';
+import { alarmingSensorIds, channelState } from './channel-state';
 import { devices, sensors } from './devices.table';
 
 /** A newly bound device includes 12 months of service; renewal extends it (monitoringDevicePay). */
@@ -21,7 +24,12 @@ const INCLUDED_SERVICE_MONTHS = 12;
 type DeviceRow = typeof devices.$inferSelect;
 type SensorRow = typeof sensors.$inferSelect;
 
-export function presentDevice(device: DeviceRow, deviceSensors: SensorRow[]): DeviceView {
+/** `alarming`: sensors with an excursion still open (alarmingSensorIds), for the channel state. */
+export function presentDevice(
+  device: DeviceRow,
+  deviceSensors: SensorRow[],
+  alarming: ReadonlySet<number> = new Set(),
+): DeviceView {
   return {
     id: idToWire(device.id),
     serial: device.serial,
@@ -59,6 +67,9 @@ export function presentDevice(device: DeviceRow, deviceSensors: SensorRow[]): De
         rangeMax: s.rangeMax,
         value: s.value,
         updateTime: s.updateTime?.getTime() ?? null,
+        remark: s.remark,
+        enabled: s.enabled,
+        state: channelState(device.state, s, alarming.has(s.id)),
       })),
   };
 }
@@ -120,6 +131,8 @@ export async function addDevice(db: Db, actor: Actor, input: AddDeviceRequest) {
         rangeMax: c.max,
       })),
     );
+    // A reading beyond the sensor's own range is a device abnormal alarm from the first day.
+    await addDefaultAbnormalSetting(tx, { companyId, deviceId: device.id }, actor.userId ?? null);
     await recordAudit(tx, actor, {
       action: 'device.add',
       targetType: 'device',
@@ -129,6 +142,7 @@ export async function addDevice(db: Db, actor: Actor, input: AddDeviceRequest) {
     return device.id;
   });
   deviceChanged(serial);
+  alarmSettingsChanged();
   return { id: idToWire(id), deviceKey };
 }
 
@@ -168,7 +182,8 @@ export async function getDeviceDetail(
   const device = await findDevice(db, scope, wireId);
   const rows = await db.select().from(sensors).where(eq(sensors.deviceId, device.id));
   const editable = await editableAmong(db, editScope, [device.id]);
-  return { ...presentDevice(device, rows), editable: editable.has(device.id) };
+  const alarming = await alarmingSensorIds(db, [device.id]);
+  return { ...presentDevice(device, rows, alarming), editable: editable.has(device.id) };
 }
 
 /** Issues a new key; the old one stops working at once (connected sessions are dropped). */
@@ -228,11 +243,16 @@ export async function pageDevices(
     editScope,
     rows.map((d) => d.id),
   );
+  const alarming = await alarmingSensorIds(
+    db,
+    rows.map((d) => d.id),
+  );
   return {
     list: rows.map((d) => ({
       ...presentDevice(
         d,
         sensorRows.filter((s) => s.deviceId === d.id),
+        alarming,
       ),
       editable: editable.has(d.id),
     })),
@@ -309,7 +329,7 @@ export async function editDevice(
   });
   deviceChanged(device.serial);
   const rows = await db.select().from(sensors).where(eq(sensors.deviceId, device.id));
-  return { ...presentDevice(updated, rows), editable: true };
+  return { ...presentDevice(updated, rows, await alarmingSensorIds(db, [device.id])), editable: true };
 }
 
 export async function setDeviceRemark(

@@ -19,5 +19,9 @@ export const feedback = pgTable(
     source: smallint('source').notNull().default(1),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('feedback_company_idx').on(t.companyId)],
+  (t) => [
+    index('feedback_company_idx').on(t.companyId),
+    // "My feedback" lists one person's feedback, newest first.
+    index('feedback_user_idx').on(t.userId, t.createdAt),
+  ],
 );

@@ -13,8 +13,12 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/app-error';
 import { ok } from '../../lib/envelope';
+import { contentDisposition } from '../audit/export-file';
 import { checkUpload, STORED_NAME_PATTERN, writeUpload } from './file-store';
 import { CONTENT_TYPES, type SniffedType } from './file-type';
+
+/** Types a browser shows inline; every other upload is served as a download. */
+const IMAGE_TYPES = new Set<SniffedType>(['jpg', 'png', 'gif', 'webp']);
 
 interface ReceivedUpload {
   files: Buffer[];
@@ -106,11 +110,15 @@ export const fileRoutes: FastifyPluginAsync<{ uploadDir: string }> = async (app,
     const info = await stat(file).catch(() => null);
     if (!info?.isFile()) throw new AppError('NOT_FOUND', {}, 404);
     const type = path.extname(name).slice(1) as SniffedType;
+    // Only images are shown in the browser (<img>, previews). Anything else (a PDF certificate
+    // may carry scripts or HTML the viewer would run on our origin) is downloaded, and every file
+    // gets a policy that runs nothing and sandboxes whatever still opens it.
+    if (!IMAGE_TYPES.has(type)) reply.header('Content-Disposition', contentDisposition(name));
     return reply
       .header('Content-Type', CONTENT_TYPES[type])
       .header('Content-Length', info.size)
       .header('X-Content-Type-Options', 'nosniff')
-      .header('Content-Security-Policy', "default-src 'none'")
+      .header('Content-Security-Policy', "default-src 'none'; sandbox")
       .header('Cache-Control', 'private, max-age=31536000, immutable')
       .send(createReadStream(file));
   });

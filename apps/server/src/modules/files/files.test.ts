@@ -92,6 +92,32 @@ describe('file upload', () => {
     expect(served.rawPayload.equals(PNG)).toBe(true);
   });
 
+  it('serves a PDF with HTML inside as a sandboxed download, never as a page of ours', async () => {
+    const t = await token();
+    const hostile = Buffer.from('%PDF-1.4\n<html><script>alert(document.cookie)</script></html>\n', 'latin1');
+    const { body } = await upload(
+      ctx.app,
+      '/api/file/upload',
+      [purpose('calibration'), file(hostile, 'c.pdf')],
+      {
+        token: t,
+      },
+    );
+    expect(body.msgCode).toBe(200);
+    const served = await ctx.app.inject({ method: 'GET', url: body.data.url });
+    expect(served.statusCode).toBe(200);
+    expect(served.headers['content-type']).toBe('application/pdf');
+    expect(served.headers['content-disposition']).toMatch(/^attachment; filename="[a-f0-9]{32}\.pdf"/);
+    expect(served.headers['x-content-type-options']).toBe('nosniff');
+    expect(served.headers['content-security-policy']).toBe("default-src 'none'; sandbox");
+
+    // Images stay inline (<img> and previews show them), under the same policy.
+    const image = await upload(ctx.app, '/api/file/upload', [purpose('avatar'), file(PNG)], { token: t });
+    const shown = await ctx.app.inject({ method: 'GET', url: image.body.data.url });
+    expect(shown.headers['content-disposition']).toBeUndefined();
+    expect(shown.headers['content-security-policy']).toBe("default-src 'none'; sandbox");
+  });
+
   it('reads the purpose even when it comes after the file', async () => {
     const t = await token();
     const { body } = await upload(

@@ -46,7 +46,13 @@ describe('durability', () => {
   it('keeps every acknowledged reading when the server is killed with SIGKILL mid-stream', async () => {
     const store = await storage();
     try {
-      const env = { ...store.env, PORT: String(await freePort()), MQTT_PORT: String(await freePort()) };
+      // One device publishing as fast as it is acknowledged: far over a device's message rate.
+      const env = {
+        ...store.env,
+        PORT: String(await freePort()),
+        MQTT_PORT: String(await freePort()),
+        DEVICE_MESSAGES_PER_MINUTE: '1000000',
+      };
       server = await startServerProcess(env);
       const { accessToken } = await postJson<{ accessToken: string }>(server.baseUrl, '/api/doLogin', {
         account: 'demo@example.com',

@@ -1,12 +1,23 @@
-import { createServer, type Server } from 'node:net';
+import { createServer, type Server, type Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { Aedes, type AedesOptions } from 'aedes';
 import { listenOrExplain } from '../../lib/listen';
+import { DeviceRateLimiter } from './device-rate-limit';
+import { frontDeviceSocket } from './mqtt-front';
 
 /** True when `serial` is a bound device whose current key is `key`. */
 export type DeviceAuthenticator = (serial: string, key: string) => Promise<boolean>;
 
 export interface BrokerHooks {
   authenticate: DeviceAuthenticator;
+  /** Largest MQTT packet accepted; a larger one closes the connection (MQTT_MAX_PACKET_BYTES). */
+  maxPacketBytes?: number;
+  /** Successful connections a device may make a minute (DEVICE_CONNECTS_PER_MINUTE). */
+  connectsPerMinute?: number;
+  /** Told when a connection is closed for a packet over the limit (logged by the caller). */
+  onOversizedPacket?(clientId: string | null, bytes: number): void;
+  /** Told when an MQTT 5 connection is closed for something MQTT 3.1.1 cannot carry. */
+  onUntranslatable?(clientId: string | null, reason: string): void;
   authorizePublish?: AedesOptions['authorizePublish'];
   authorizeSubscribe?: AedesOptions['authorizeSubscribe'];
 }
@@ -20,11 +31,17 @@ export interface EmbeddedBroker {
   close(): Promise<void>;
 }
 
-/** MQTT 3.1.1 CONNACK return code "not authorized". */
+/** The client id Aedes gave the connection, once it has read the CONNECT. */
+function clientIdOf(conn: Duplex): string | null {
+  return (conn as Duplex & { client?: { id: string | null } }).client?.id ?? null;
+}
+
+/** MQTT 3.1.1 CONNACK return codes (sent as MQTT 5 reason codes to MQTT 5 devices, mqtt5-translate.ts). */
+const SERVER_UNAVAILABLE = 3;
 const NOT_AUTHORIZED = 5;
 
-function refusal(message: string) {
-  return Object.assign(new Error(message), { returnCode: NOT_AUTHORIZED });
+function refusal(message: string, returnCode = NOT_AUTHORIZED) {
+  return Object.assign(new Error(message), { returnCode });
 }
 
 /**
@@ -37,19 +54,38 @@ export async function startEmbeddedBroker(
   host: string,
   hooks: BrokerHooks,
 ): Promise<EmbeddedBroker> {
+  // Counted after a successful authentication: anyone who knows a serial (it is printed on the
+  // device) could otherwise lock the device out with wrong keys. What this stops is two loggers
+  // sharing one serial and key, taking the connection from each other in a loop.
+  const connects = new DeviceRateLimiter(hooks.connectsPerMinute ?? Number.POSITIVE_INFINITY);
   const broker = await Aedes.createBroker({
     authenticate: (client, username, password, done) => {
       const serial = username ?? '';
       if (!serial || serial !== client.id) return done(refusal('client id must equal the serial'), false);
       hooks.authenticate(serial, password?.toString() ?? '').then(
-        (allowed) => (allowed ? done(null, true) : done(refusal('unknown serial or bad key'), false)),
+        (allowed) => {
+          if (!allowed) return done(refusal('unknown serial or bad key'), false);
+          if (!connects.take(serial))
+            return done(
+              refusal('too many connections a minute (DEVICE_CONNECTS_PER_MINUTE)', SERVER_UNAVAILABLE),
+              false,
+            );
+          done(null, true);
+        },
         () => done(refusal('authentication unavailable'), false),
       );
     },
     ...(hooks.authorizePublish ? { authorizePublish: hooks.authorizePublish } : {}),
     ...(hooks.authorizeSubscribe ? { authorizeSubscribe: hooks.authorizeSubscribe } : {}),
   });
-  const server: Server = createServer(broker.handle);
+  const server: Server = createServer((socket: Socket) => {
+    const front = frontDeviceSocket(socket, {
+      maxPacketBytes: hooks.maxPacketBytes,
+      onOversizedPacket: (bytes) => hooks.onOversizedPacket?.(clientIdOf(front), bytes),
+      onUntranslatable: (reason) => hooks.onUntranslatable?.(clientIdOf(front), reason),
+    });
+    broker.handle(front);
+  });
   let actualPort: number;
   try {
     actualPort = await listenOrExplain(server, port, host, 'MQTT_PORT');

@@ -69,4 +69,40 @@ describe('external broker mode (MQTT_URL) against Mosquitto', () => {
     expect(JSON.parse(await reported).error).toContain('records');
     await publisher.endAsync();
   });
+  it('applies the same checks as the embedded broker and reports on the error topic', async () => {
+    const company = await buildCompany(ctx.app.db);
+    const device = await buildDevice(ctx.app.db, company.id);
+    const publisher = await mqtt.connectAsync(MOSQUITTO, { clientId: device.serial, reconnectPeriod: 0 });
+    await publisher.subscribeAsync(`cc/v1/${device.serial}/error`, { qos: 0 });
+    const reports: string[] = [];
+    publisher.on('message', (_t, m) => reports.push(JSON.parse(m.toString()).error));
+    const topic = `cc/v1/${device.serial}`;
+    await publisher.publishAsync(
+      `${topic}/up`,
+      JSON.stringify({ records: [{ ts: Date.now(), channels: [{ ch: 1, v: 1e300 }] }] }),
+      { qos: 1 },
+    );
+    await waitFor(async () => (reports.length >= 1 ? true : undefined));
+    await publisher.publishAsync(
+      `${topic}/up`,
+      JSON.stringify({ records: [{ ts: Date.UTC(2126, 0, 1), channels: [{ ch: 1, v: 5 }] }] }),
+      { qos: 1 },
+    );
+    await waitFor(async () => (reports.length >= 2 ? true : undefined));
+    await publisher.publishAsync(
+      `${topic}/event`,
+      JSON.stringify({ ts: Date.now(), event: 'selfDestruct' }),
+      {
+        qos: 1,
+      },
+    );
+    await waitFor(async () => (reports.length >= 3 ? true : undefined));
+    expect(reports[0]).toMatch(/^records\.0\.channels\.0\.v: .*32-bit/);
+    expect(reports[1]).toMatch(/^records\.0\.ts: 2126-01-01T00:00:00\.000Z is more than 300 s ahead/);
+    expect(reports[2]).toMatch(/^event: unknown event "selfDestruct"; known events: powerOff/);
+    expect(
+      await ctx.app.db.select().from(readings).where(eq(readings.sensorId, device.sensors[0]!.id)),
+    ).toHaveLength(0);
+    await publisher.endAsync();
+  });
 });

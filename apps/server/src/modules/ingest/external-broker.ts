@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import mqtt, { type MqttClient } from 'mqtt';
-import { receiveEvent, receiveReadings } from './device-input';
+import { receiveEvent, receiveReadings, storedWithRemarks } from './device-input';
 
 const TOPIC = /^cc\/v1\/([^/]+)\/(up|event|ack)$/;
 
@@ -59,14 +59,16 @@ export async function connectExternalBroker(
       app.log.warn({ serial }, 'message from an unknown serial ignored');
       return;
     }
-    const outcome =
-      kind === 'up'
-        ? await receiveReadings(app.ingest, device, message)
-        : await receiveEvent(app.ingest, device, message);
-    if (!outcome.ok) {
-      client.publish(`cc/v1/${serial}/error`, JSON.stringify({ ts: Date.now(), error: outcome.reason }), {
-        qos: 0,
-      });
+    let remarks: { error: string } | null;
+    if (kind === 'up') {
+      const outcome = await receiveReadings(app.ingest, device, message);
+      remarks = outcome.ok ? storedWithRemarks(outcome.result) : { error: outcome.reason };
+    } else {
+      const outcome = await receiveEvent(app.ingest, device, message);
+      remarks = outcome.ok ? null : { error: outcome.reason };
+    }
+    if (remarks) {
+      client.publish(`cc/v1/${serial}/error`, JSON.stringify({ ts: Date.now(), ...remarks }), { qos: 0 });
     }
   }
 

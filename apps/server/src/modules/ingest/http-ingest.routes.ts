@@ -13,7 +13,8 @@ function basicCredentials(request: FastifyRequest): [string, string] | null {
 /**
  * HTTP ingest of device protocol v1: the same validation and storage as MQTT; the 200 answer is
  * sent after commit. Answers are for device firmware and integrators: plain JSON with an English
- * `error` reason, statuses 400 (payload), 401 (credentials), 404 (unknown serial).
+ * `error` reason, statuses 400 (payload), 401 (credentials), 404 (unknown serial), 413 (body over
+ * BODY_LIMIT_BYTES), 429 (over DEVICE_MESSAGES_PER_MINUTE, with Retry-After).
  */
 export const httpIngestRoutes: FastifyPluginAsync = async (app) => {
   async function device(request: FastifyRequest, reply: FastifyReply) {
@@ -33,6 +34,18 @@ export const httpIngestRoutes: FastifyPluginAsync = async (app) => {
     }
     if (!(await app.deviceDirectory.authenticate(serial, key))) {
       reply.status(401).send({ error: 'wrong device key' });
+      return null;
+    }
+    // Counted after authentication, so nobody can use up a device's allowance with its serial.
+    const rate = app.ingest.messageRate;
+    if (!rate.take(serial)) {
+      const retryAfter = Math.max(1, Math.ceil(rate.msUntilToken(serial) / 1000));
+      reply
+        .status(429)
+        .header('retry-after', String(retryAfter))
+        .send({
+          error: `more than ${rate.perMinute} messages a minute (DEVICE_MESSAGES_PER_MINUTE); nothing was stored, retry in ${retryAfter} s`,
+        });
       return null;
     }
     return known;

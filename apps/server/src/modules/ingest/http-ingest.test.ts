@@ -33,7 +33,13 @@ describe('HTTP ingest (device protocol v1)', () => {
     const payload = { records: [{ ts: now, channels: [{ ch: 1, v: 4.2 }], battery: 80, power: 'mains' }] };
     const first = await post(ctx.app, device.serial, device.deviceKey, payload);
     expect(first.statusCode).toBe(200);
-    expect(first.json()).toEqual({ ok: true, stored: 1, duplicates: 0, unknownChannels: [] });
+    expect(first.json()).toEqual({
+      ok: true,
+      stored: 1,
+      duplicates: 0,
+      unknownChannels: [],
+      refusedRecords: [],
+    });
     const rows = await ctx.app.db.select().from(readings).where(eq(readings.sensorId, device.sensors[0]!.id));
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ value: expect.closeTo(4.2, 5), backfilled: false });
@@ -152,7 +158,44 @@ describe('HTTP ingest (device protocol v1)', () => {
         },
       ],
     });
-    expect(response.json()).toEqual({ ok: true, stored: 1, duplicates: 0, unknownChannels: [7] });
+    expect(response.json()).toEqual({
+      ok: true,
+      stored: 1,
+      duplicates: 0,
+      unknownChannels: [7],
+      refusedRecords: [],
+    });
+  });
+
+  it('stores only the protocol’s event names and refuses any other, listing the known ones', async () => {
+    const { device } = await setup();
+    const { deviceEvents } = await import('../devices/devices.table');
+    const known = await post(
+      ctx.app,
+      device.serial,
+      device.deviceKey,
+      { ts: Date.now(), event: 'doorOpen' },
+      '/device/v1/event',
+    );
+    expect(known.statusCode).toBe(200);
+    for (const event of ['hacked', '<script>alert(1)</script>', 'PowerOff', '']) {
+      const response = await post(
+        ctx.app,
+        device.serial,
+        device.deviceKey,
+        { ts: Date.now(), event },
+        '/device/v1/event',
+      );
+      expect(response.statusCode, event).toBe(400);
+      expect(response.json().error, event).toMatch(
+        /^event: .*powerOff, powerOn, lowBattery, call, doorOpen, doorClose, reboot/,
+      );
+    }
+    const stored = await ctx.app.db
+      .select()
+      .from(deviceEvents)
+      .where(eq(deviceEvents.deviceId, Number(device.id)));
+    expect(stored.map((e) => e.event)).toEqual(['doorOpen']);
   });
 
   it('stores events once and rejects the old key after a key reset', async () => {

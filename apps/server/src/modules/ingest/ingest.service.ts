@@ -2,6 +2,9 @@ import type { UpRecord } from '@coldchain/contract';
 import { sql } from 'drizzle-orm';
 import { type Db, queryRows, type Tx } from '../../db/client';
 import type { KnownDevice } from './device-directory';
+import { DEFAULT_DEVICE_LIMITS, type DeviceLimits } from './device-limits';
+import { DeviceRateLimiter } from './device-rate-limit';
+import { isRefusedData, isStorageUnavailable, UnstorableMessage } from './storage-failure';
 import { type CommittedReading, type IngestJob, type IngestResult, writeIngestBatch } from './write-batch';
 
 export interface DeviceEvent {
@@ -47,7 +50,15 @@ export class IngestService {
   private readonly listeners = new Set<CommittedListener>();
   private readonly eventListeners = new Set<EventListener>();
 
-  constructor(private readonly db: Db) {}
+  /** Messages per device and minute, shared by MQTT and HTTP. */
+  readonly messageRate: DeviceRateLimiter;
+
+  constructor(
+    private readonly db: Db,
+    readonly limits: DeviceLimits = DEFAULT_DEVICE_LIMITS,
+  ) {
+    this.messageRate = new DeviceRateLimiter(limits.messagesPerMinute);
+  }
 
   ingest(device: KnownDevice, records: UpRecord[]): Promise<IngestResult> {
     return new Promise((resolve, reject) => {
@@ -109,19 +120,45 @@ export class IngestService {
 
   /** Writes a batch; resolves with the function that answers its messages and tells listeners. */
   private async write(batch: Pending[]): Promise<() => void> {
+    const answers: (() => void)[] = [];
+    await this.writeIsolating(batch, answers);
+    return () => {
+      for (const answer of answers) answer();
+    };
+  }
+
+  /**
+   * One message must never fail another's: the messages of a batch come from many devices of
+   * many companies. When a batch's transaction fails for something in its data (a value the
+   * database refuses), each half is written again in a transaction of its own, down to the one
+   * message at fault, which alone is refused: log2(n) extra transactions for one bad message.
+   * Refused for its data, it is an UnstorableMessage, which the device is told about.
+   * When the database itself is unavailable, splitting cannot help: every message is refused
+   * at once (not acknowledged; devices resend).
+   */
+  private async writeIsolating(batch: Pending[], answers: (() => void)[]): Promise<void> {
+    const now = Date.now();
+    const maxAheadMs = this.limits.window.maxAheadMs;
+    const write = (tx: Tx) => writeIngestBatch(tx, batch, { now, maxAheadMs });
     try {
-      const write = (tx: Tx) => writeIngestBatch(tx, batch);
       const { results, committed } = this.evaluator
         ? await this.evaluator.writeAndEvaluate(write)
         : await this.db.transaction(write);
-      return () => {
+      answers.push(() => {
         for (const [i, job] of batch.entries()) job.resolve(results[i]!);
         if (committed.length > 0) this.notify(committed);
-      };
+      });
     } catch (error) {
-      return () => {
-        for (const job of batch) job.reject(error);
-      };
+      if (batch.length === 1 || isStorageUnavailable(error)) {
+        const refusal = batch.length === 1 && isRefusedData(error) ? new UnstorableMessage(error) : error;
+        answers.push(() => {
+          for (const job of batch) job.reject(refusal);
+        });
+        return;
+      }
+      const half = Math.ceil(batch.length / 2);
+      await this.writeIsolating(batch.slice(0, half), answers);
+      await this.writeIsolating(batch.slice(half), answers);
     }
   }
 

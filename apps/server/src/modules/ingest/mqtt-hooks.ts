@@ -2,9 +2,8 @@ import type { Client, PublishPacket, Subscription } from 'aedes';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client';
 import type { DeviceDirectory } from './device-directory';
-import { receiveEvent, receiveReadings } from './device-input';
+import { receiveEvent, receiveReadings, storedWithRemarks } from './device-input';
 import type { IngestService } from './ingest.service';
-import type { IngestResult } from './write-batch';
 
 const TOPIC = /^cc\/v1\/([^/]+)\/(up|event|ack)$/;
 
@@ -13,8 +12,8 @@ export interface MqttIngestDeps {
   directory: DeviceDirectory;
   ingest: IngestService;
   log: FastifyBaseLogger;
-  /** Publishes a rejection reason to `cc/v1/<serial>/error`. */
-  reportError(serial: string, reason: string): void;
+  /** Publishes a rejection reason (and details, e.g. the refused records) to `cc/v1/<serial>/error`. */
+  reportError(serial: string, reason: string, details?: Record<string, unknown>): void;
   /** Hands a device's `ack` (answer to a parameter request) to modules/parameters. */
   onAck?(serial: string, payload: Buffer): void;
 }
@@ -41,21 +40,19 @@ export function authorizeDevicePublish(deps: MqttIngestDeps) {
       return;
     }
     void (async () => {
+      await keepPace(deps, serial);
       const device = await deps.directory.find(serial);
       if (!device) throw new Error('device no longer bound');
-      const outcome =
-        kind === 'up'
-          ? await receiveReadings(deps.ingest, device, packet.payload)
-          : await receiveEvent(deps.ingest, device, packet.payload);
-      if (!outcome.ok) deps.reportError(serial, outcome.reason);
-      else if (kind === 'up') {
-        const unknown = (outcome as unknown as { result: IngestResult }).result.unknownChannels;
-        if (unknown.length > 0) {
-          deps.reportError(
-            serial,
-            `channels ${unknown.join(', ')} do not exist on this device; their values were not stored`,
-          );
+      if (kind === 'up') {
+        const outcome = await receiveReadings(deps.ingest, device, packet.payload);
+        const remarks = outcome.ok ? storedWithRemarks(outcome.result) : { error: outcome.reason };
+        if (remarks) {
+          const { error, ...details } = remarks;
+          deps.reportError(serial, error, details);
         }
+      } else {
+        const outcome = await receiveEvent(deps.ingest, device, packet.payload);
+        if (!outcome.ok) deps.reportError(serial, outcome.reason);
       }
     })().then(
       () => callback(null),
@@ -65,6 +62,28 @@ export function authorizeDevicePublish(deps: MqttIngestDeps) {
       },
     );
   };
+}
+
+/**
+ * Over its message allowance (DEVICE_MESSAGES_PER_MINUTE) a device is slowed, not cut off: its
+ * PUBACK is held until the allowance has refilled, and Aedes reads nothing more from the
+ * connection meanwhile, so the device's in-flight window fills and it waits. Nothing is lost and
+ * no other device waits for it. It is told once per slowed message on its error topic.
+ */
+async function keepPace(deps: MqttIngestDeps, serial: string) {
+  const rate = deps.ingest.messageRate;
+  let told = false;
+  while (!rate.take(serial)) {
+    const waitMs = Math.max(10, rate.msUntilToken(serial));
+    if (!told) {
+      deps.reportError(
+        serial,
+        `more than ${rate.perMinute} messages a minute (DEVICE_MESSAGES_PER_MINUTE): this message is acknowledged in about ${Math.ceil(waitMs / 1000)} s; send less often or put more records in one message`,
+      );
+      told = true;
+    }
+    await new Promise((resolve) => setTimeout(resolve, Math.min(waitMs, 1000)));
+  }
 }
 
 /** Devices may subscribe only to their own `down` and `error` topics. */

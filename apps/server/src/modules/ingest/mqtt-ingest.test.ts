@@ -64,6 +64,40 @@ describe('MQTT ingest through the embedded broker', () => {
     expect((await reported).error).toContain('records.0.channels');
   });
 
+  it('reports a value beyond a 32-bit float and a record from a broken clock on the error topic', async () => {
+    const { device } = await newDevice();
+    const client = await connect(device.serial, device.deviceKey);
+    await client.subscribeAsync(`cc/v1/${device.serial}/error`, { qos: 0 });
+    const reports: { error: string; refusedRecords?: unknown[] }[] = [];
+    client.on('message', (_topic, message) => reports.push(JSON.parse(message.toString())));
+    await client.publishAsync(
+      `cc/v1/${device.serial}/up`,
+      JSON.stringify({ records: [{ ts: Date.now(), channels: [{ ch: 1, v: 3e39 }] }] }),
+      { qos: 1 },
+    );
+    const now = Date.now();
+    await client.publishAsync(
+      `cc/v1/${device.serial}/up`,
+      JSON.stringify({
+        records: [
+          { ts: now, channels: [{ ch: 1, v: 5 }] },
+          { ts: Date.UTC(2126, 0, 1), channels: [{ ch: 1, v: 6 }] },
+        ],
+      }),
+      { qos: 1 },
+    );
+    while (reports.length < 2) await new Promise((r) => setTimeout(r, 20));
+    expect(reports[0]!.error).toMatch(/^records\.0\.channels\.0\.v: .*32-bit/);
+    expect(reports[1]!.error).toMatch(
+      /1 record\(s\) refused and not stored, the others were stored; first: records\.1\.ts: 2126-/,
+    );
+    expect(reports[1]!.refusedRecords).toEqual([
+      { index: 1, error: expect.stringMatching(/^records\.1\.ts: /) },
+    ]);
+    const rows = await ctx.app.db.select().from(readings).where(eq(readings.sensorId, device.sensors[0]!.id));
+    expect(rows.map((r) => [r.ts.getTime(), r.value])).toEqual([[now, 5]]);
+  });
+
   it('refuses a wrong key and a client id that is not the serial', async () => {
     const { device } = await newDevice();
     await expect(connect(device.serial, 'wrong-key')).rejects.toThrow(/Not authorized/i);

@@ -25,6 +25,12 @@ export interface CommittedReading {
   backfilled: boolean;
 }
 
+/** The server's clock for a batch and how far ahead of it a reading may decide a current value. */
+export interface BatchClock {
+  now: number;
+  maxAheadMs: number;
+}
+
 export interface IngestResult {
   /** Readings newly stored. */
   stored: number;
@@ -91,6 +97,7 @@ function rollups(
 export async function writeIngestBatch(
   tx: Tx,
   jobs: IngestJob[],
+  clock: BatchClock = { now: Date.now(), maxAheadMs: 300_000 },
 ): Promise<{ results: IngestResult[]; committed: CommittedReading[] }> {
   const sensorIds: number[] = [];
   const instants: number[] = [];
@@ -98,7 +105,13 @@ export async function writeIngestBatch(
   const late: boolean[] = [];
   /** Each sensor's newest reading in this batch, for its latest value. */
   const latest = new Map<number, { ts: number; value: number }>();
-  const now = Date.now();
+  const now = clock.now;
+  /**
+   * No reading dated after this decides a sensor's current value, and a current value dated after
+   * it (stored before the window existed, or by a clock since corrected) gives way to any reading:
+   * otherwise one reading from a clock set to 2126 would freeze the value shown for a century.
+   */
+  const currentUntil = now + clock.maxAheadMs;
   const owner: number[] = [];
   const channels: number[] = [];
   const modes: UpRecord['mode'][] = [];
@@ -132,7 +145,7 @@ export async function writeIngestBatch(
         // late, or (in SQL) when it is older than the sensor's latest value.
         late.push(record.ts < now - Math.max(120, job.device.uploadIntervalS * 2) * 1000);
         const newestOfSensor = latest.get(sensorId);
-        if (!newestOfSensor || newestOfSensor.ts <= record.ts)
+        if (record.ts <= currentUntil && (!newestOfSensor || newestOfSensor.ts <= record.ts))
           latest.set(sensorId, { ts: record.ts, value: v });
         owner.push(jobIndex);
         channels.push(ch);
@@ -181,6 +194,7 @@ export async function writeIngestBatch(
     return { results, committed };
   }
 
+  const currentLimit = sql`to_timestamp(${currentUntil / 1000}::float8)`;
   const sensorList = [...latest.keys()];
   const newestValues = sensorList.map((id) => latest.get(id)!);
   // One statement, one round trip: insert what is new, fold exactly those rows into the minute,
@@ -199,7 +213,8 @@ export async function writeIngestBatch(
              with ordinality as u(sensor_id, ms, value, late, i)
       ), ins as (
         insert into readings (sensor_id, ts, value, backfilled)
-        select u.sensor_id, u.ts, u.value, u.late or (s.update_time is not null and u.ts < s.update_time)
+        select u.sensor_id, u.ts, u.value,
+               u.late or (s.update_time is not null and u.ts < s.update_time and s.update_time <= ${currentLimit})
         from input u
         join sensors s on s.id = u.sensor_id
         -- Readings of days already packed (packing.ts) are repeats when the packed day holds them.
@@ -215,7 +230,8 @@ export async function writeIngestBatch(
         update sensors s set value = l.value, update_time = to_timestamp(l.ms / 1000.0)
         from unnest(${pgArray(sensorList)}::bigint[], ${pgArray(newestValues.map((l) => l.ts))}::float8[],
                     ${pgArray(newestValues.map((l) => l.value))}::real[]) as l(sensor_id, ms, value)
-        where s.id = l.sensor_id and (s.update_time is null or s.update_time <= to_timestamp(l.ms / 1000.0))
+        where s.id = l.sensor_id
+          and (s.update_time is null or s.update_time <= to_timestamp(l.ms / 1000.0) or s.update_time > ${currentLimit})
         returning s.id, s.value
       ), ${contact}
       select (u.i - 1)::int as i, ins.backfilled from input u

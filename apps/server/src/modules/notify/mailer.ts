@@ -6,6 +6,11 @@ export interface Mail {
   text: string;
   /** A stable Message-ID (alarm delivery uses it as the idempotency key). */
   messageId?: string;
+  /**
+   * Aborting closes the SMTP connection: a transaction not yet ended by its final dot is dropped by
+   * the server, so a send given up on a timeout cannot still arrive beside its retry.
+   */
+  signal?: AbortSignal;
 }
 
 /** Sends e-mail through SMTP_URL; `null` when no SMTP server is configured. */
@@ -25,6 +30,7 @@ export function createMailer(smtpUrl: string | undefined, from: string): Mailer 
         subject: mail.subject,
         text: mail.text,
         ...(mail.messageId ? { messageId: mail.messageId } : {}),
+        ...(mail.signal ? { signal: mail.signal } : {}),
       });
     },
     close: () => transport.close(),

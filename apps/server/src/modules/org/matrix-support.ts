@@ -66,6 +66,9 @@ export const ANY_MEMBER_CALLS: ReadonlyMap<string, string> = new Map([
   ['POST /api/qrLogin/confirmTicket', 'own session'],
   ['POST /api/loginSecurity/getPasswordRenewal', 'own account'],
   ['POST /api/loginSecurity/setPasswordRenewal', 'own account'],
+  ['POST /api/company/getAuditSignature', 'the signature policy that applies to the caller'],
+  ['POST /api/company/setAuditSignature', 'company administrators only, checked in the call'],
+  ['POST /api/personnel/setExportExcel', 'company administrators only, checked in the call'],
   ['POST /api/user/userInfo', 'own account'],
   ['POST /api/user/personalInfo', 'own account'],
   ['POST /api/user/updateUserInfo', 'own account'],
@@ -87,6 +90,7 @@ export const ANY_MEMBER_CALLS: ReadonlyMap<string, string> = new Map([
   ['POST /api/userLoginLog/pageUserLog', 'own login attempts (docs/decisions.md)'],
   ['POST /api/userLoginLog/exportUserLog', 'own login attempts'],
   ['POST /api/user/addFeedback', 'anyone may send feedback'],
+  ['POST /api/user/pageFeedback', 'own feedback only'],
   ['POST /api/file/upload', 'stores a file only; the call that uses it checks its own tag'],
   ['POST /api/device/addCalibrationImg', 'stores a file only, like /api/file/upload'],
   // Companies and memberships of the person.

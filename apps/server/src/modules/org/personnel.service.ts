@@ -98,6 +98,7 @@ export async function pageUsers(db: Db, auth: Auth, query: PageUsersRequest): Pr
         isLeader: r.leaderUserId === r.member.userId,
         joinTime: r.member.joinedAt.getTime(),
         lastLoginTime: r.user.lastLoginAt?.getTime() ?? null,
+        exportExcel: r.member.exportExcel,
       }),
     ),
     total: Number(total?.n ?? 0),

@@ -13,6 +13,8 @@ import { idToWire } from '../../lib/ids';
 import { hashPassword, verifyPassword } from '../../lib/password';
 import { companies, companyMembers } from '../companies/companies.table';
 import { departments, roles } from '../org/org.table';
+import { loadSigner, signerOf, verifySignature } from '../signature/signature.service';
+import { guardSecret } from '../signature/signature-throttle';
 import { users } from '../users/users.table';
 import { auditSelf } from './profile-audit';
 
@@ -81,31 +83,59 @@ export async function updateUserInfo(db: Db, request: FastifyRequest, input: Upd
   });
 }
 
-/** Sets the signature password, or changes it when one is set (then the current one is needed). */
+/**
+ * Sets the signature password, or changes it when one is set. A change is proved by the current
+ * signature password or, for one who forgot it, by the login password (docs/decisions.md); both
+ * go through the signing lock, so neither can be guessed here either.
+ */
 export async function setSignPassword(db: Db, request: FastifyRequest, input: SetSignPasswordRequest) {
-  const user = await requireUser(db, request.auth.userId);
-  const changing = user.signPasswordHash !== null;
-  if (user.signPasswordHash !== null) {
-    if (!input.oldPassword) throw new AppError('SIGN_PASSWORD_OLD_REQUIRED');
-    if (!(await verifyPassword(input.oldPassword, user.signPasswordHash))) {
-      throw new AppError('SIGN_PASSWORD_WRONG');
+  const who = signerOf(request);
+  const user = await requireUser(db, who.userId);
+  const current = user.signPasswordHash;
+  let proof: 'signPassword' | 'loginPassword' | null = null;
+  if (current !== null) {
+    const { oldPassword, loginPassword } = input;
+    if (oldPassword) {
+      await guardSecret(db, who, user, () => verifyPassword(oldPassword, current), 'SIGN_PASSWORD_WRONG');
+      proof = 'signPassword';
+    } else if (loginPassword) {
+      await guardSecret(
+        db,
+        who,
+        user,
+        () => verifyPassword(loginPassword, user.passwordHash),
+        'LOGIN_PASSWORD_WRONG',
+      );
+      proof = 'loginPassword';
+    } else {
+      throw new AppError('SIGN_PASSWORD_OLD_REQUIRED');
     }
   }
   const signPasswordHash = await hashPassword(input.password);
   await db.transaction(async (tx) => {
-    await tx.update(users).set({ signPasswordHash }).where(eq(users.id, user.id));
-    await auditSelf(tx, request, { action: changing ? 'user.changeSignPassword' : 'user.setSignPassword' });
+    // A new password ends any lock: its owner has just proved who they are.
+    await tx
+      .update(users)
+      .set({ signPasswordHash, signFailCount: 0, signFailedAt: null, signLockedUntil: null })
+      .where(eq(users.id, user.id));
+    await auditSelf(
+      tx,
+      request,
+      proof === null
+        ? { action: 'user.setSignPassword' }
+        : { action: 'user.changeSignPassword', after: { proof } },
+    );
   });
 }
 
 /**
- * The check patrol records and exports make before they act (spec sections 5 and 8): throws
- * SIGN_PASSWORD_NOT_SET when the user has none and SIGN_PASSWORD_WRONG when it does not match.
+ * The personal centre's check before a patrol or an export is submitted, under the same lock as
+ * every signature. New signed actions use `requireSignature` (modules/signature) instead, which
+ * also applies the company's audit signature switch.
  */
-export async function verifySignPassword(db: Queryable, userId: number, password: string): Promise<void> {
-  const user = await requireUser(db, userId);
-  if (user.signPasswordHash === null) throw new AppError('SIGN_PASSWORD_NOT_SET');
-  if (!(await verifyPassword(password, user.signPasswordHash))) throw new AppError('SIGN_PASSWORD_WRONG');
+export async function verifySignPassword(db: Db, request: FastifyRequest, password: string): Promise<void> {
+  const who = signerOf(request);
+  await verifySignature(db, who, await loadSigner(db, who), password);
 }
 
 /** Hides the middle of a number: 13800001234 -> 138****1234. */

@@ -1,11 +1,17 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { call, useTestApp } from '../../test/build-app';
-import { addMember, buildCompany, buildDepartment, buildUser, login } from '../../test/factories';
+import {
+  addMember,
+  buildCompany,
+  buildDepartment,
+  buildUser,
+  DEFAULT_PASSWORD,
+  login,
+} from '../../test/factories';
 import { auditLog } from '../audit/audit.table';
 import { departments } from '../org/org.table';
 import { users } from '../users/users.table';
-import { verifySignPassword } from './profile.service';
 
 const AVATAR = '/files/0123456789abcdef0123456789abcdef.png';
 
@@ -82,6 +88,9 @@ describe('personal centre', () => {
     [{ phone: '12ab' }, 'en', 'Phone: enter a correct mobile number'],
     [{ altPhone: '000' }, 'cn', '备用手机号：请输入正确的手机号'],
     [{ email: 'not-an-email' }, 'en', 'E-mail: enter a correct e-mail address'],
+    // Markup after a valid-looking address (issue 13): the rule is the whole address, not a prefix.
+    [{ email: 'a@b.c<script>' }, 'en', 'E-mail: enter a correct e-mail address'],
+    [{ email: '"x<img src=x>"@example.com' }, 'cn', '邮箱：请输入正确的邮箱'],
     [
       { headImg: 'https://evil.example.com/a.png' },
       'en',
@@ -137,9 +146,6 @@ describe('signature password', () => {
   it('is set once, then changed only with the current one, and stored hashed', async () => {
     const company = await buildCompany(ctx.app.db);
     const token = await login(ctx.app, company.admin.account);
-    await expect(verifySignPassword(ctx.app.db, company.admin.id, 'abc123')).rejects.toMatchObject({
-      code: 'SIGN_PASSWORD_NOT_SET',
-    });
     const check = await call(ctx.app, '/api/user/checkSignPassword', { password: 'abc123' }, { token });
     expect(check.body).toEqual({
       msgCode: 500,
@@ -156,10 +162,10 @@ describe('signature password', () => {
     expect(set.body.msgContent).toBe('Signature password saved');
     const [row] = await ctx.app.db.select().from(users).where(eq(users.id, company.admin.id));
     expect(row!.signPasswordHash).toMatch(/^scrypt\$/);
-    await expect(verifySignPassword(ctx.app.db, company.admin.id, 'abc123')).resolves.toBeUndefined();
-    await expect(verifySignPassword(ctx.app.db, company.admin.id, 'abc124')).rejects.toMatchObject({
-      code: 'SIGN_PASSWORD_WRONG',
-    });
+    const right = await call(ctx.app, '/api/user/checkSignPassword', { password: 'abc123' }, { token });
+    expect(right.body.data).toBe(true);
+    const wrong = await call(ctx.app, '/api/user/checkSignPassword', { password: 'abc124' }, { token });
+    expect(wrong.body.msgContent).toBe('The signature password is incorrect');
 
     const noOld = await call(
       ctx.app,
@@ -167,7 +173,9 @@ describe('signature password', () => {
       { password: 'new456', confirmPassword: 'new456' },
       { token },
     );
-    expect(noOld.body.msgContent).toBe('Enter the current signature password to change it');
+    expect(noOld.body.msgContent).toBe(
+      'Enter the current signature password, or your login password if you forgot it, to change it',
+    );
     const wrongOld = await call(
       ctx.app,
       '/api/user/setSignPassword',
@@ -193,6 +201,34 @@ describe('signature password', () => {
     expect(actions.map((a) => a.action)).toEqual(
       expect.arrayContaining(['user.setSignPassword', 'user.changeSignPassword']),
     );
+  });
+
+  it('a forgotten signature password is replaced with the login password, which is guarded too', async () => {
+    const company = await buildCompany(ctx.app.db);
+    const token = await login(ctx.app, company.admin.account);
+    const set = (body: Record<string, string>, language: 'en' | 'cn' = 'en') =>
+      call(
+        ctx.app,
+        '/api/user/setSignPassword',
+        { password: 'new456', confirmPassword: 'new456', ...body },
+        {
+          token,
+          language,
+        },
+      );
+    await set({});
+    const wrongLogin = await set({ loginPassword: 'NotMine123' }, 'cn');
+    expect(wrongLogin.body.msgContent).toBe('登录密码错误');
+    const reset = await set({ loginPassword: DEFAULT_PASSWORD });
+    expect(reset.body.msgCode).toBe(200);
+    const [row] = await ctx.app.db.select().from(users).where(eq(users.id, company.admin.id));
+    // The wrong guess was counted; the successful reset cleared it.
+    expect(row!.signFailCount).toBe(0);
+    const [entry] = await ctx.app.db
+      .select({ after: auditLog.after })
+      .from(auditLog)
+      .where(and(eq(auditLog.companyId, company.id), eq(auditLog.action, 'user.changeSignPassword')));
+    expect(entry!.after).toEqual({ proof: 'loginPassword' });
   });
 
   it.each([

@@ -3,7 +3,7 @@ import {
   CODE_MAX_TRIES,
   CODE_RESEND_SECONDS,
   CODE_TTL_MINUTES,
-  isEmail,
+  isEmailAccount,
   type WireLanguage,
 } from '@coldchain/contract';
 import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
@@ -53,7 +53,7 @@ export async function issueCode(
     language === 'cn'
       ? `您的${what}验证码是 ${code}，${CODE_TTL_MINUTES} 分钟内有效。如非本人操作，请忽略。`
       : `Your ${what} code is ${code}. It is valid for ${CODE_TTL_MINUTES} minutes. If you did not ask for it, ignore this message.`;
-  const channel = isEmail(account) ? 'email' : 'sms';
+  const channel = isEmailAccount(account) ? 'email' : 'sms';
   const sent = await sendMessage(db, mailer, {
     channel,
     recipient: account,

@@ -4,6 +4,7 @@ import { call, useTestApp } from '../../test/build-app';
 import { buildCompany, buildUser, login } from '../../test/factories';
 import { startSmtpSink } from '../../test/smtp-sink';
 import { auditLog } from '../audit/audit.table';
+import { creditBalance } from '../delivery/credits.service';
 import { OutboxStatus, outboxMessages } from '../notify/outbox.table';
 import { users } from '../users/users.table';
 
@@ -70,6 +71,9 @@ describe('registration by e-mail', () => {
       { token },
     );
     expect(trail.body.data.list.map((e) => e.action)).toEqual(['company.create']);
+    // A new company can alarm at once: it starts with message credit (STARTER_CREDITS), not none.
+    expect(await creditBalance(ctx.app.db, Number(created.body.data.id))).toBe(ctx.config.starterCredits);
+    expect(ctx.config.starterCredits).toBeGreaterThan(0);
     // The code is single-use.
     const again = await call(ctx.app, '/api/register/registerAccount', {
       account: 'other@example.com',

@@ -3,7 +3,12 @@ import { call, testConfig, useTestApp } from '../../test/build-app';
 import { publicMqttUrl } from './system.routes';
 
 describe('client configuration: map tiles and device addresses', () => {
-  const ctx = useTestApp({ mapTileUrl: 'https://tiles.example.org/{z}/{x}/{y}.png', mqttPort: null });
+  // The test's requests come from loopback, the proxy trusted here (TRUST_PROXY=loopback).
+  const ctx = useTestApp({
+    mapTileUrl: 'https://tiles.example.org/{z}/{x}/{y}.png',
+    mqttPort: null,
+    trustProxy: ['loopback'],
+  });
 
   it('hands the console the tile source and the MQTT and HTTP addresses devices use', async () => {
     const { body } = await call<Record<string, unknown>>(
@@ -24,6 +29,16 @@ describe('client configuration: map tiles and device addresses', () => {
 
 describe('client configuration defaults', () => {
   const ctx = useTestApp();
+
+  it('believes X-Forwarded-Proto only from a trusted proxy (none by default)', async () => {
+    const { body } = await call<Record<string, unknown>>(
+      ctx.app,
+      '/api/system/clientConfig',
+      {},
+      { headers: { host: 'cold.example.org:8443', 'x-forwarded-proto': 'https' } },
+    );
+    expect(body.data).toMatchObject({ deviceHttpUrl: 'http://cold.example.org:8443/device/v1/up' });
+  });
 
   it('has no tile source unless MAP_TILE_URL is set', async () => {
     const { body } = await call<Record<string, unknown>>(ctx.app, '/api/system/clientConfig');

@@ -19,7 +19,15 @@ describe('offline sweep', () => {
       .where(eq(devices.serial, device.serial));
     expect(await sweepOfflineDevices(ctx.app.db, new Date(lastSeen.getTime() + 14 * 60_000))).toEqual([]);
     const gone = await sweepOfflineDevices(ctx.app.db, new Date(lastSeen.getTime() + 16 * 60_000));
-    expect(gone).toEqual([{ id: Number(device.id), companyId: company.id, serial: device.serial }]);
+    // Stamped with when it was due (last contact + 15 min), not with when the sweep saw it.
+    expect(gone).toEqual([
+      {
+        id: Number(device.id),
+        companyId: company.id,
+        serial: device.serial,
+        dueAt: lastSeen.getTime() + 15 * 60_000,
+      },
+    ]);
     const [row] = await ctx.app.db.select().from(devices).where(eq(devices.serial, device.serial));
     expect(row!.state).toBe(4);
     // Already offline: not reported twice.

@@ -25,13 +25,16 @@ export const users = pgTable(
     headImg: text('head_img').notNull().default(''),
     lastCompanyId: bigint('last_company_id', { mode: 'number' }),
     pcAlarmVoice: boolean('pc_alarm_voice').notNull().default(true),
-    signCheck: boolean('sign_check').notNull().default(false),
-    exportExcel: boolean('export_excel').notNull().default(true),
     dataViewPath: text('data_view_path').notNull().default(''),
     /** Second number for alarm calls and SMS when the first is not answered. */
     altPhone: text('alt_phone').notNull().default(''),
     /** scrypt hash of the signature password (patrol and export confirmation); null = not set. */
     signPasswordHash: text('sign_password_hash'),
+    /** Wrong signature passwords in a row (modules/signature): the fifth within an hour locks signing. */
+    signFailCount: smallint('sign_fail_count').notNull().default(0),
+    signFailedAt: timestamp('sign_failed_at', { withTimezone: true }),
+    /** Signing (and changing the signature password) is refused until then. */
+    signLockedUntil: timestamp('sign_locked_until', { withTimezone: true }),
     /** The user's openid at the WeChat official account, from the OAuth binding; null = not bound. */
     wechatOpenId: text('wechat_open_id'),
     /** Follows the official account and has not turned its messages off. */

@@ -1,8 +1,8 @@
 import { ALARM_EXPORT_MAX_DAYS, type ExportAlarmsRequest } from '@coldchain/contract';
-import { Alert, App, Button, DatePicker, Form, Input, Modal, Radio, Space } from 'antd';
+import { Alert, App, Button, DatePicker, Form, Modal, Radio, Space } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import { useUserInfo } from '../../session/queries';
+import { SignPasswordField, signedBody, useSignCheck } from '../../signature/SignPasswordField';
 import { saveFile } from '../devices/batch/batch-queries';
 import { useExportAlarms } from './queries';
 
@@ -17,8 +17,8 @@ interface Values {
 
 /**
  * Export of alarm records (time period and format required). The list's resolve-state and type
- * filters apply; when the user's sign-check flag is on the signature password is asked for
- * (docs/decisions.md), as the server requires it then.
+ * filters apply; while the company's audit signature is on the shared signature field asks for
+ * the signature password (docs/decisions.md), as the server requires it then.
  */
 export function ExportAlarmsModal({
   open,
@@ -36,20 +36,25 @@ export function ExportAlarmsModal({
   const { message } = App.useApp();
   const [form] = Form.useForm<Values>();
   const exportAlarms = useExportAlarms();
-  const signCheck = useUserInfo().data?.signCheck ?? false;
+  const signCheck = useSignCheck();
 
   const submit = async (values: Values) => {
     const [start, end] = values.period ?? [];
     if (!start || !end || !values.format) return;
     try {
-      const file = await exportAlarms.mutateAsync({
-        ...filters,
-        startTime: start.valueOf(),
-        endTime: end.valueOf(),
-        format: values.format,
-        timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
-        ...(signCheck ? { signPassword: values.signPassword } : {}),
-      });
+      const file = await exportAlarms.mutateAsync(
+        signedBody(
+          signCheck,
+          {
+            ...filters,
+            startTime: start.valueOf(),
+            endTime: end.valueOf(),
+            format: values.format,
+            timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+          },
+          values.signPassword,
+        ),
+      );
       saveFile(file, `alarms.${values.format}`);
       void message.success(t('alarms.export.done'));
       onClose();
@@ -119,16 +124,7 @@ export function ExportAlarmsModal({
             <Radio value="csv">CSV (.csv)</Radio>
           </Radio.Group>
         </Form.Item>
-        {signCheck && (
-          <Form.Item
-            name="signPassword"
-            label={t('alarms.sign.password')}
-            extra={t('alarms.sign.hint')}
-            rules={[{ required: true, message: t('alarms.sign.required') }]}
-          >
-            <Input.Password autoComplete="off" data-testid="alarm-export-sign-password" />
-          </Form.Item>
-        )}
+        <SignPasswordField testId="alarm-export-sign-password" />
         {(filters.resolveState || filters.alarmType) && (
           <Alert type="info" showIcon title={t('alarms.export.filtersHint')} />
         )}

@@ -302,6 +302,35 @@ describe('alarm detail deliveries and resolver', () => {
     ).toBeInTheDocument();
   });
 
+  it('shows what the receipts said: delivered, or failed with the provider error', async () => {
+    const receipts = [
+      { ...deliveries[0]!, status: 'delivered', statusText: 'Delivered' },
+      {
+        ...deliveries[2]!,
+        status: 'failed',
+        statusText: 'Failed, gave up',
+        lastError: 'Twilio: undelivered, error 30003',
+      },
+    ];
+    serve({
+      overrides: {
+        '/api/alarm/alarmDetail': () => alarmRecord(),
+        '/api/alarm/alarmNotifications': () => receipts,
+      },
+    });
+    await i18n.changeLanguage('zh-CN');
+    renderApp(`${DETAIL}?id=101`);
+    const sms = await screen.findByTestId('alarm-delivery-501', {}, { timeout: 8_000 });
+    expect(within(sms).getByTestId('alarm-delivery-status')).toHaveTextContent('已送达');
+    expect(within(sms).queryByTestId('alarm-delivery-error')).toBeNull();
+    const call = screen.getByTestId('alarm-delivery-503');
+    expect(within(call).getByTestId('alarm-delivery-status')).toHaveTextContent('发送失败，已放弃');
+    expect(within(call).getByTestId('alarm-delivery-error')).toHaveTextContent(
+      'Twilio: undelivered, error 30003',
+    );
+    expect(screen.getByText('服务商错误')).toBeInTheDocument();
+  });
+
   it('names a resolver other than the current user by the name the server joins', async () => {
     serve({
       overrides: {

@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useHasAuthTag } from '../../session/queries';
+import { useCanExport } from '../../signature/SignPasswordField';
 import { formatTime } from '../devices/format';
 import { LevelTag, ResolverName, ResolveStateTag } from './components';
 import { ExportAlarmsModal } from './ExportAlarmsModal';
@@ -26,6 +27,8 @@ export default function AlarmInfoPage() {
   const [exporting, setExporting] = useState(false);
   // The export is a view of the records: the same right as the list (alarm:view).
   const canView = useHasAuthTag('alarm:view');
+  // The member's export flag, set by the company administrator.
+  const canExport = useCanExport();
 
   const body: PageAlarmsRequest = {
     pageNum,
@@ -139,7 +142,7 @@ export default function AlarmInfoPage() {
             }}
             data-testid="alarm-filter-time"
           />
-          {canView && (
+          {canView && canExport && (
             <Button
               icon={<ExportOutlined />}
               onClick={() => setExporting(true)}

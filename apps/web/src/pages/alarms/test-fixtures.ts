@@ -48,6 +48,7 @@ export function alarmSetting(overrides: Partial<AlarmSettingView> = {}): AlarmSe
     repeat: 3,
     repeatIntervalSeconds: 600,
     escalateAfterSeconds: 0,
+    escalation: [],
     channels: ['email'],
     timeSlot: 'allDay',
     periods: [],

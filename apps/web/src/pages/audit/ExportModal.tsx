@@ -3,6 +3,7 @@ import { App, DatePicker, Form, Modal, Radio, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import type { FileResponse } from '../../api/request';
+import { SignPasswordField, signedBody, useSignCheck } from '../../signature/SignPasswordField';
 import { saveFile } from './queries';
 
 export interface ExportPeriod {
@@ -10,11 +11,14 @@ export interface ExportPeriod {
   endTime: number;
   format: AuditExportFormat;
   timeZone: string;
+  /** Sent only while the company's audit signature is on. */
+  signPassword?: string;
 }
 
 interface Values {
   period?: [Dayjs | null, Dayjs | null] | null;
   format?: AuditExportFormat;
+  signPassword?: string;
 }
 
 /**
@@ -40,17 +44,24 @@ export function ExportModal({
   const { t } = useTranslation();
   const { message } = App.useApp();
   const [form] = Form.useForm<Values>();
+  const signCheck = useSignCheck();
 
   const submit = async (values: Values) => {
     const [start, end] = values.period ?? [];
     if (!start || !end || !values.format) return;
     try {
-      const file = await onExport({
-        startTime: start.valueOf(),
-        endTime: end.valueOf(),
-        format: values.format,
-        timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
-      });
+      const file = await onExport(
+        signedBody(
+          signCheck,
+          {
+            startTime: start.valueOf(),
+            endTime: end.valueOf(),
+            format: values.format,
+            timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+          },
+          values.signPassword,
+        ),
+      );
       saveFile(file, `${what}.${values.format}`);
       void message.success(t('audit.export.done'));
       onClose();
@@ -108,6 +119,7 @@ export function ExportModal({
             <Radio value="csv">CSV (.csv)</Radio>
           </Radio.Group>
         </Form.Item>
+        <SignPasswordField testId="audit-export-sign-password" />
         <Typography.Text type="secondary">
           {t('audit.export.note', { rows: AUDIT_EXPORT_MAX_ROWS.toLocaleString() })}
         </Typography.Text>

@@ -14,6 +14,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useHasAuthTag } from '../../session/queries';
+import { useCanExport } from '../../signature/SignPasswordField';
 import { RenewSelectedButton } from '../billing/RenewSelectedButton';
 import { BatchAlarmSettingModal } from './batch/BatchAlarmSettingModal';
 import { BatchExportModal } from './batch/BatchExportModal';
@@ -53,7 +54,9 @@ export default function MonitoringDevicePage() {
   const [editingId, setEditingId] = useState<string | null>(null);
   const canEditDevice = useCanEditDevice();
   const canEdit = useHasAuthTag('device:edit');
-  const canExport = useHasAuthTag('device:export');
+  // The role's export right and the member's export flag (company administrator's) both apply.
+  const exportAllowed = useCanExport();
+  const canExport = useHasAuthTag('device:export') && exportAllowed;
   const canSetAlarms = useHasAuthTag('alarm:edit');
   const { message } = App.useApp();
   // Selection survives paging, so a batch can span pages (spec section 2 batch dialogs).

@@ -2,6 +2,7 @@ import type {
   AddDeviceRequest,
   DeviceView,
   EditDeviceRequest,
+  EditSensorRequest,
   HistoryData,
   HistoryDataRequest,
   PageDevicesRequest,
@@ -30,6 +31,8 @@ export const resetDeviceKey = (id: string) =>
   request<{ deviceKey: string }>('/api/device/resetDeviceKey', { id });
 export const fetchHistoryData = (body: HistoryDataRequest) =>
   request<HistoryData>('/api/device/historyData', body);
+/** Answers the whole device again, so the detail shows the channel's new state at once. */
+export const editSensor = (body: EditSensorRequest) => request<DeviceView>('/api/device/editSensor', body);
 
 export const DeviceQueryKey = {
   all: ['devices'],
@@ -101,4 +104,16 @@ export function useEditDevice() {
 
 export function useResetDeviceKey() {
   return useMutation({ mutationFn: resetDeviceKey });
+}
+
+/** Saves a channel's name, remarks and on/off switch (spec sections 3-4). */
+export function useEditSensor() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: editSensor,
+    onSuccess: async (saved) => {
+      client.setQueryData(DeviceQueryKey.detail(saved.id), saved);
+      await client.invalidateQueries({ queryKey: DeviceQueryKey.all });
+    },
+  });
 }

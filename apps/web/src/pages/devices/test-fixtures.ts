@@ -14,6 +14,9 @@ export function sensor(overrides: Partial<SensorView> = {}): SensorView {
     rangeMax: 85,
     value: 4.2,
     updateTime: NOW,
+    remark: '',
+    enabled: true,
+    state: 1,
     ...overrides,
   };
 }

@@ -216,6 +216,6 @@ function useSessionMutation<TBody, TResult>(path: string) {
 export const useJoinOrganize = () => useSessionMutation<JoinOrganizeRequest, unknown>(ORG_PATHS.joinOrganize);
 export const useInviteJoin = () => useSessionMutation<{ id: string }, unknown>(ORG_PATHS.inviteJoin);
 export const useCreateCompany = () =>
-  useSessionMutation<{ name: string; industry?: string; address?: string }, { id: string }>(
+  useSessionMutation<{ name: string; industry?: string; region?: string; address?: string }, { id: string }>(
     ORG_PATHS.createCompany,
   );

@@ -100,6 +100,7 @@ export function member(overrides: Partial<MemberView> = {}): MemberView {
     isLeader: true,
     joinTime: Date.UTC(2025, 0, 2, 3, 4, 5),
     lastLoginTime: null,
+    exportExcel: true,
     ...overrides,
   };
 }

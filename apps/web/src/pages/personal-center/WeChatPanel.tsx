@@ -1,6 +1,6 @@
 import { WechatOutlined } from '@ant-design/icons';
 import type { PersonalInfo } from '@coldchain/contract';
-import { Button, Descriptions, Flex, Popconfirm, Tag } from 'antd';
+import { Alert, Button, Descriptions, Flex, Popconfirm, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNotify } from '../../router/notify';
@@ -43,6 +43,18 @@ export function WeChatPanel({ info }: { info: PersonalInfo }) {
 
   return (
     <div data-testid="wechat-panel">
+      {/* Bound but not following (the server clears the state when WeChat refuses a message with
+          43004, or when the user turned the messages off): say plainly that none arrive, and how
+          to have them again. */}
+      {info.wechatBound && !info.wechatFollowed && (
+        <Alert
+          type="warning"
+          showIcon
+          style={{ marginBottom: 16 }}
+          title={t('profile.wechat.notFollowingAlert')}
+          data-testid="wechat-not-following"
+        />
+      )}
       <Descriptions
         column={1}
         items={[

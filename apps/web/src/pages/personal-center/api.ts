@@ -33,8 +33,12 @@ export const fetchPersonalInfo = () => request<PersonalInfo>(PC_PATHS.info);
 export const updateUserInfo = (body: UpdateUserInfoRequest) => request<PersonalInfo>(PC_PATHS.update, body);
 export const updatePassword = (body: { oldPassword: string; password: string; confirmPassword: string }) =>
   request<{ loggedOut: boolean }>(PC_PATHS.updatePassword, body);
-export const setSignPassword = (body: { password: string; confirmPassword: string; oldPassword?: string }) =>
-  request<null>(PC_PATHS.setSignPassword, body);
+export const setSignPassword = (body: {
+  password: string;
+  confirmPassword: string;
+  oldPassword?: string;
+  loginPassword?: string;
+}) => request<null>(PC_PATHS.setSignPassword, body);
 export const fetchWeChatUrl = (redirectUri: string) =>
   request<WeChatUrl>(PC_PATHS.weChatUrl, { redirectUri });
 export const bindWeChat = (code: string, state: string | undefined) =>

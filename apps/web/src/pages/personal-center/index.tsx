@@ -5,6 +5,8 @@ import { useSearchParams } from 'react-router';
 import { useNotify } from '../../router/notify';
 import { AddressCodeCard } from './AddressCodeCard';
 import { bindWeChat } from './api';
+import { CompaniesPanel } from './CompaniesPanel';
+import { FeedbackList } from './FeedbackList';
 import { NoticeList } from './NoticeList';
 import { PasswordPanel } from './PasswordPanel';
 import { ProfileCard } from './ProfileCard';
@@ -12,7 +14,7 @@ import { usePersonalInfo, useRefreshPersonal } from './queries';
 import { SignPasswordPanel } from './SignPasswordPanel';
 import { WeChatPanel } from './WeChatPanel';
 
-export const PANELS = ['notices', 'password', 'signPassword', 'wechat'] as const;
+export const PANELS = ['notices', 'password', 'signPassword', 'wechat', 'companies', 'feedback'] as const;
 type Panel = (typeof PANELS)[number];
 
 /**
@@ -43,8 +45,9 @@ function useWeChatReturn() {
 }
 
 /**
- * Personal centre (spec section 2): profile on the left; notices, password, signature password
- * and WeChat on the right. `?panel=password` (the user menu's "change password") opens that panel.
+ * Personal centre (spec section 2): profile on the left; notices, password, signature password,
+ * WeChat, the user's companies (edit, leave) and the feedback they sent on the right. `?panel=password` (the user menu's "change
+ * password") opens that panel.
  */
 export default function PersonalCenterPage() {
   const { t } = useTranslation();
@@ -87,6 +90,8 @@ export default function PersonalCenterPage() {
                     label: t('profile.tabs.wechat'),
                     children: <WeChatPanel info={info.data} />,
                   },
+                  { key: 'companies', label: t('profile.tabs.companies'), children: <CompaniesPanel /> },
+                  { key: 'feedback', label: t('profile.tabs.feedback'), children: <FeedbackList /> },
                 ]}
               />
             </Card>

@@ -268,6 +268,26 @@ describe('personal centre: passwords', () => {
       confirmPassword: 'new456',
     });
   });
+
+  it('changes a forgotten signature password with the login password instead', async () => {
+    const server = serve({ signPasswordSet: true });
+    await open(`${PAGE}?panel=signPassword`);
+    await userEvent.click(screen.getByTestId('sign-forgot'));
+    expect(screen.queryByTestId('sign-old')).toBeNull();
+    await userEvent.click(screen.getByTestId('sign-submit'));
+    expect(await screen.findByText('Please enter Login password')).toBeInTheDocument();
+    await userEvent.type(screen.getByTestId('sign-login-password'), 'Login1234');
+    await userEvent.type(screen.getByTestId('sign-new'), 'new456');
+    await userEvent.type(screen.getByTestId('sign-confirm'), 'new456');
+    await userEvent.click(screen.getByTestId('sign-submit'));
+    await waitFor(() => expect(bodies(server, '/api/user/setSignPassword')).toHaveLength(1));
+    // Only the proof the form shows travels: no empty current signature password.
+    expect(bodies(server, '/api/user/setSignPassword')[0]).toEqual({
+      loginPassword: 'Login1234',
+      password: 'new456',
+      confirmPassword: 'new456',
+    });
+  });
 });
 
 describe('personal centre: notices', () => {
@@ -353,6 +373,22 @@ describe('personal centre: WeChat', () => {
     serve({}, { overrides: { '/api/user/bindWeChat': envelope(null, 500, 'Bind failed, please retry') } });
     await open(`${PAGE}?code=bad&state=s1`);
     expect(await screen.findByText('Bind failed, please retry')).toBeInTheDocument();
+  });
+
+  it('warns a bound user who does not follow the official account that no alarm reaches WeChat', async () => {
+    serve({ wechatBound: true, wechatFollowed: false });
+    await i18n.changeLanguage('zh-CN');
+    await open(`${PAGE}?panel=wechat`);
+    expect(await screen.findByTestId('wechat-not-following')).toHaveTextContent(
+      '报警消息目前不会推送到您的微信。如需接收，请关注公众号',
+    );
+  });
+
+  it('shows no such warning while the user follows the account', async () => {
+    serve({ wechatBound: true, wechatFollowed: true });
+    await open(`${PAGE}?panel=wechat`);
+    await screen.findByTestId('wechat-followed');
+    expect(screen.queryByTestId('wechat-not-following')).toBeNull();
   });
 
   it('shows the follow status and unbinds after confirmation', async () => {

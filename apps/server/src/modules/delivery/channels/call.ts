@@ -14,7 +14,7 @@ export function callTwiml(text: string, language: 'en' | 'cn'): string {
 }
 
 /** A phone call through Calls.json (To, From, Twiml). */
-export const callChannel: TwilioChannelFactory = (config, timeoutMs) => ({
+export const callChannel: TwilioChannelFactory = (config, timeoutMs, statusCallback) => ({
   channel: 'call',
   configured: Boolean(config?.from),
   address: phoneOf,
@@ -25,5 +25,6 @@ export const callChannel: TwilioChannelFactory = (config, timeoutMs) => ({
       { To: message.to, From: config!.from!, Twiml: callTwiml(message.text, message.language) },
       message,
       timeoutMs,
+      statusCallback,
     ),
 });

@@ -19,6 +19,8 @@ export interface OutgoingAlarm {
   language: 'en' | 'cn';
   /** Stable per notification: providers that support it drop a repeated send. */
   idempotencyKey: string;
+  /** The `alarm_notifications` row, named in the status callback address so a receipt finds it. */
+  notificationId: number;
 }
 
 export interface ChannelAdapter {
@@ -31,11 +33,16 @@ export interface ChannelAdapter {
   send(message: OutgoingAlarm): Promise<string | null>;
 }
 
-/** A failed send; `permanent` ones (bad number, rejected credentials) are not retried. */
+/**
+ * A failed send; `permanent` ones (bad number, unsubscribed, rejected credentials) are not retried
+ * (provider-errors.ts sorts each provider's codes). `notFollowing`: WeChat says the recipient no
+ * longer follows the official account, so the profile's follow state is cleared.
+ */
 export class ProviderError extends Error {
   constructor(
     message: string,
     readonly permanent = false,
+    readonly notFollowing = false,
   ) {
     super(message);
   }
@@ -52,12 +59,16 @@ export function phoneOf(recipient: Recipient): string | null {
   return null;
 }
 
-/** fetch with a hard timeout; network errors and 5xx/408/429 are retryable, other 4xx are not. */
+/**
+ * fetch with a hard timeout. Network errors and timeouts throw a temporary ProviderError; every
+ * answer is returned, because a provider's verdict is in its body (a 200 can carry a failure, a 400
+ * can carry a rate limit) and only its adapter can read it.
+ */
 export async function providerFetch(
   url: string,
   init: RequestInit,
   timeoutMs: number,
-): Promise<{ status: number; body: string }> {
+): Promise<{ status: number; ok: boolean; body: string; json: Record<string, unknown> | null }> {
   let response: Response;
   try {
     response = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
@@ -67,10 +78,19 @@ export async function providerFetch(
     throw new ProviderError(`provider unreachable: ${reason}`);
   }
   const body = await response.text().catch(() => '');
-  if (!response.ok) {
-    const permanent =
-      response.status >= 400 && response.status < 500 && ![408, 429].includes(response.status);
-    throw new ProviderError(`provider answered ${response.status}: ${body.slice(0, 200)}`, permanent);
+  let json: Record<string, unknown> | null = null;
+  try {
+    const parsed: unknown = JSON.parse(body);
+    if (parsed && typeof parsed === 'object') json = parsed as Record<string, unknown>;
+  } catch {
+    // Not JSON (a proxy's error page): the adapter judges by the status alone.
   }
-  return { status: response.status, body };
+  return { status: response.status, ok: response.ok, body, json };
+}
+
+/** A number field of a provider's JSON answer, null when absent or not a number. */
+export function numberField(value: unknown): number | null {
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  if (typeof value === 'string' && /^-?\d+$/.test(value)) return Number(value);
+  return null;
 }

@@ -2,7 +2,7 @@ import { phoneOf } from './channel';
 import { type TwilioChannelFactory, twilioPost } from './twilio';
 
 /** SMS through Messages.json (To, From, Body). */
-export const smsChannel: TwilioChannelFactory = (config, timeoutMs) => ({
+export const smsChannel: TwilioChannelFactory = (config, timeoutMs, statusCallback) => ({
   channel: 'sms',
   configured: Boolean(config?.from),
   address: phoneOf,
@@ -13,5 +13,6 @@ export const smsChannel: TwilioChannelFactory = (config, timeoutMs) => ({
       { To: message.to, From: config!.from!, Body: message.text },
       message,
       timeoutMs,
+      statusCallback,
     ),
 });

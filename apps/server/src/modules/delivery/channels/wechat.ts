@@ -1,4 +1,5 @@
-import { type ChannelAdapter, ProviderError, providerFetch } from './channel';
+import { type ChannelAdapter, numberField, ProviderError, providerFetch } from './channel';
+import { httpStatusIsPermanent, WECHAT_NOT_FOLLOWING, wechatErrorIsPermanent } from './provider-errors';
 
 /** WeChat official-account settings (WECHAT_*). */
 export interface WechatConfig {
@@ -13,7 +14,9 @@ export interface WechatConfig {
  * (cached until shortly before it expires), then `/cgi-bin/message/template/send`. The address is
  * the openid bound in the personal centre, only while the user follows the account and has not
  * turned its messages off (WeChat refuses template messages to non-followers anyway); otherwise
- * rows are marked "no recipient address".
+ * rows are marked "no recipient address". Errors are sorted by `errcode` (provider-errors.ts):
+ * 43004 "require subscribe" gives the message up at once and tells the worker the user no longer
+ * follows the account, which clears the profile's follow state.
  */
 export function wechatChannel(config: WechatConfig | undefined, timeoutMs: number): ChannelAdapter {
   let token: { value: string; expiresAt: number } | null = null;
@@ -26,9 +29,16 @@ export function wechatChannel(config: WechatConfig | undefined, timeoutMs: numbe
       appid: config!.appId,
       secret: config!.appSecret,
     });
-    const { body } = await providerFetch(`${base}/cgi-bin/token?${query}`, { method: 'GET' }, timeoutMs);
-    const parsed = JSON.parse(body) as { access_token?: string; expires_in?: number; errmsg?: string };
-    if (!parsed.access_token) throw new ProviderError(`WeChat token: ${parsed.errmsg ?? 'no access_token'}`);
+    const answer = await providerFetch(`${base}/cgi-bin/token?${query}`, { method: 'GET' }, timeoutMs);
+    judgeHttp(answer);
+    const parsed = (answer.json ?? {}) as { access_token?: string; expires_in?: number; errmsg?: string };
+    if (!parsed.access_token) {
+      const errcode = numberField(answer.json?.errcode);
+      throw new ProviderError(
+        `WeChat token${errcode !== null ? ` ${errcode}` : ''}: ${parsed.errmsg ?? 'no access_token'}`,
+        errcode !== null && wechatErrorIsPermanent(errcode),
+      );
+    }
     token = {
       value: parsed.access_token,
       expiresAt: Date.now() + ((parsed.expires_in ?? 7200) - 300) * 1000,
@@ -42,7 +52,7 @@ export function wechatChannel(config: WechatConfig | undefined, timeoutMs: numbe
     address: (r) => (r.wechatOpenId && r.wechatFollowed ? r.wechatOpenId : null),
     send: async (message) => {
       const url = `${base}/cgi-bin/message/template/send?access_token=${encodeURIComponent(await accessToken())}`;
-      const { body } = await providerFetch(
+      const answer = await providerFetch(
         url,
         {
           method: 'POST',
@@ -56,13 +66,30 @@ export function wechatChannel(config: WechatConfig | undefined, timeoutMs: numbe
         },
         timeoutMs,
       );
-      const parsed = JSON.parse(body) as { errcode?: number; errmsg?: string; msgid?: number };
-      if (parsed.errcode) {
+      judgeHttp(answer);
+      if (!answer.json) throw new ProviderError('WeChat answered with a body that is not JSON');
+      const errcode = numberField(answer.json.errcode);
+      const msgid = answer.json.msgid;
+      if (errcode) {
         // 40001/42001: the token went stale; the retry fetches a new one.
-        if ([40001, 42001].includes(parsed.errcode)) token = null;
-        throw new ProviderError(`WeChat ${parsed.errcode}: ${parsed.errmsg ?? ''}`);
+        if ([40001, 42001].includes(errcode)) token = null;
+        throw new ProviderError(
+          `WeChat ${errcode}: ${String(answer.json.errmsg ?? '')}`,
+          wechatErrorIsPermanent(errcode),
+          errcode === WECHAT_NOT_FOLLOWING,
+        );
       }
-      return parsed.msgid === undefined ? null : String(parsed.msgid);
+      if (msgid === undefined || msgid === null) throw new ProviderError('WeChat answered without a msgid');
+      return String(msgid);
     },
   };
+}
+
+/** WeChat answers its errors with HTTP 200; another status is a gateway's, judged by the status. */
+function judgeHttp(answer: { status: number; ok: boolean; body: string }) {
+  if (!answer.ok)
+    throw new ProviderError(
+      `WeChat answered ${answer.status}: ${answer.body.slice(0, 200)}`,
+      httpStatusIsPermanent(answer.status),
+    );
 }

@@ -16,12 +16,15 @@ import {
 } from 'antd';
 import { type HTMLAttributes, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
-import { useHasAuthTag, useUserInfo } from '../../../session/queries';
+import { Link, useLocation, useSearchParams } from 'react-router';
+import { useHasAuthTag } from '../../../session/queries';
+import { SignPasswordField, signedBody, useSignCheck } from '../../../signature/SignPasswordField';
 import { formatTime, formatValue } from '../../devices/format';
+import { detailUrl as deviceDetailUrl } from '../../devices/paths';
 import { LevelTag, ResolverName, ResolveStateTag } from '../components';
 import { ALARM_INFO_PATH, contentIn, RESOLVE_TYPES } from '../format';
 import { type AlarmDelivery, useAlarmDetail, useAlarmNotifications, useResolveAlarm } from '../queries';
+import { AlarmOriginNotes } from './AlarmOriginNotes';
 import { ClearingNote } from './ClearingNote';
 
 interface ResolveValues {
@@ -31,9 +34,14 @@ interface ResolveValues {
   signPassword?: string;
 }
 
-/** Delivered green, on its way blue, given up or not sendable red/orange (delivery-status.ts). */
+/**
+ * Delivered green, on its way blue, given up or not sendable red/orange (delivery-status.ts).
+ * `sent` (the provider took it, its receipt may still say delivered or failed) is cyan, short of
+ * the green of `delivered`.
+ */
 const DELIVERY_COLORS: Record<string, string> = {
-  sent: 'success',
+  delivered: 'success',
+  sent: 'cyan',
   pending: 'processing',
   sending: 'processing',
   retrying: 'warning',
@@ -52,6 +60,8 @@ export default function AlarmDetailPage() {
   const { t, i18n } = useTranslation();
   const { message } = App.useApp();
   const [params] = useSearchParams();
+  // Opened from a monitor (`deviceAlarmDetail`): "back" returns to that monitor, not the alarm list.
+  const fromDevice = useLocation().pathname.endsWith('/deviceAlarmDetail');
   const id = params.get('id');
   const detail = useAlarmDetail(id);
   const notifications = useAlarmNotifications(id);
@@ -59,18 +69,15 @@ export default function AlarmDetailPage() {
   const [resolving, setResolving] = useState(false);
   const [form] = Form.useForm<ResolveValues>();
   const resolve = useResolveAlarm();
-  // Spec section 3 sign-check flag: with it on, resolving needs the signature password.
-  const signCheck = useUserInfo().data?.signCheck ?? false;
+  // The company's audit signature: with it on, resolving needs the signature password.
+  const signCheck = useSignCheck();
 
   const submit = async (values: ResolveValues) => {
     if (!id) return;
     const { signPassword, ...rest } = values;
-    const parsed = ResolveAlarmRequest.safeParse({
-      id,
-      ...rest,
-      action: values.action ?? '',
-      ...(signCheck ? { signPassword } : {}),
-    });
+    const parsed = ResolveAlarmRequest.safeParse(
+      signedBody(signCheck, { id, ...rest, action: values.action ?? '' }, signPassword),
+    );
     if (!parsed.success) return;
     try {
       await resolve.mutateAsync(parsed.data);
@@ -95,7 +102,15 @@ export default function AlarmDetailPage() {
           {t('alarms.detail.title')}
         </Typography.Title>
         <Flex gap="small">
-          <Link to={ALARM_INFO_PATH}>{t('alarms.detail.back')}</Link>
+          {fromDevice ? (
+            <Link to={deviceDetailUrl(alarm.deviceId)} data-testid="alarm-detail-back">
+              {t('alarms.detail.backToDevice')}
+            </Link>
+          ) : (
+            <Link to={ALARM_INFO_PATH} data-testid="alarm-detail-back">
+              {t('alarms.detail.back')}
+            </Link>
+          )}
           {canResolve && RESOLVABLE.includes(alarm.resolveState) && (
             <Button type="primary" onClick={() => setResolving(true)} data-testid="alarm-resolve-open">
               {t('alarms.resolve.open')}
@@ -103,6 +118,7 @@ export default function AlarmDetailPage() {
           )}
         </Flex>
       </Flex>
+      <AlarmOriginNotes alarm={alarm} />
       <ClearingNote alarm={alarm} />
       <Card>
         <Descriptions column={{ xs: 1, md: 2 }} bordered size="small" data-testid="alarm-detail">
@@ -126,7 +142,10 @@ export default function AlarmDetailPage() {
             <span data-testid="alarm-detail-content">{contentIn(i18n.language, alarm.content)}</span>
           </Descriptions.Item>
           <Descriptions.Item label={t('alarms.detail.lastValue')}>
-            {formatValue(alarm.lastValue)}
+            <span data-testid="alarm-detail-last-value">{formatValue(alarm.lastValue)}</span>
+          </Descriptions.Item>
+          <Descriptions.Item label={t('alarms.detail.peakValue')}>
+            <span data-testid="alarm-detail-peak-value">{formatValue(alarm.peakValue)}</span>
           </Descriptions.Item>
           <Descriptions.Item label={t('alarms.detail.endTime')}>
             {formatTime(alarm.endTime)}
@@ -194,6 +213,18 @@ export default function AlarmDetailPage() {
               ),
             },
             {
+              // The provider's reason for a message given up (a failed receipt says why), as it gave it.
+              title: t('alarms.detail.deliveryError'),
+              dataIndex: 'lastError',
+              key: 'lastError',
+              render: (_: string, d: AlarmDelivery) =>
+                d.status === 'failed' && d.lastError ? (
+                  <span data-testid="alarm-delivery-error">{d.lastError}</span>
+                ) : (
+                  '-'
+                ),
+            },
+            {
               title: t('alarms.detail.attempts'),
               dataIndex: 'attempts',
               key: 'attempts',
@@ -253,16 +284,7 @@ export default function AlarmDetailPage() {
           <Form.Item name="action" label={t('alarms.resolve.action')} rules={[{ max: 500 }]}>
             <Input.TextArea rows={3} data-testid="alarm-resolve-action" />
           </Form.Item>
-          {signCheck && (
-            <Form.Item
-              name="signPassword"
-              label={t('alarms.sign.password')}
-              extra={t('alarms.sign.hint')}
-              rules={[{ required: true, message: t('alarms.sign.required') }]}
-            >
-              <Input.Password autoComplete="off" data-testid="alarm-resolve-sign-password" />
-            </Form.Item>
-          )}
+          <SignPasswordField testId="alarm-resolve-sign-password" />
         </Form>
       </Modal>
     </div>

@@ -26,6 +26,7 @@ import { useUserInfo } from '../../../session/queries';
 import { useBatchSaveAlarmSetting, useMemberOptions, useSaveAlarmSetting } from '../queries';
 import {
   defaultValues,
+  ESCALATION_LEVELS,
   type SettingValues,
   validateBatchSetting,
   validateSetting,
@@ -75,6 +76,7 @@ export function SettingModal({
   const carrier = Form.useWatch('carrier', form);
   const timeSlot = Form.useWatch('timeSlot', form);
   const notifierIds = Form.useWatch('notifierIds', form) ?? [];
+  const escalateAfter = Form.useWatch('escalateAfterSeconds', form);
   const [periodsError, setPeriodsError] = useState<string | null>(null);
 
   useEffect(() => {
@@ -267,6 +269,20 @@ export function SettingModal({
             </Form.Item>
           </Col>
           <Col xs={24} sm={12}>
+            <Form.Item
+              name="escalateAfterSeconds"
+              label={t('alarms.setting.escalateAfterSeconds')}
+              extra={t('alarms.setting.escalateHelp')}
+            >
+              <InputNumber
+                min={0}
+                precision={0}
+                style={{ width: '100%' }}
+                data-testid="setting-escalateAfterSeconds"
+              />
+            </Form.Item>
+          </Col>
+          <Col xs={24} sm={12}>
             <Form.Item name="enabled" label={t('alarms.setting.enabled')} valuePropName="checked">
               <Switch />
             </Form.Item>
@@ -328,6 +344,39 @@ export function SettingModal({
             data-testid="setting-notifiers"
           />
         </Form.Item>
+        {(escalateAfter ?? 0) > 0 &&
+          ESCALATION_LEVELS.map((level) => (
+            <Row gutter={16} key={level} data-testid={`setting-level-${level}`}>
+              <Col xs={24} sm={12}>
+                <Form.Item
+                  name={`level${level}Notifiers`}
+                  label={t('alarms.setting.levelNotifiers', { level })}
+                  extra={t('alarms.setting.levelNotifiersHelp')}
+                >
+                  <Select
+                    mode="multiple"
+                    options={notifierOptions}
+                    optionFilterProp="label"
+                    data-testid={`setting-level-${level}-notifiers`}
+                  />
+                </Form.Item>
+              </Col>
+              <Col xs={24} sm={12}>
+                <Form.Item
+                  name={`level${level}Channels`}
+                  label={t('alarms.setting.levelChannels', { level })}
+                >
+                  <Checkbox.Group
+                    data-testid={`setting-level-${level}-channels`}
+                    options={AlarmChannels.map((c) => ({
+                      value: c,
+                      label: t(`alarms.setting.channel.${c}`),
+                    }))}
+                  />
+                </Form.Item>
+              </Col>
+            </Row>
+          ))}
         {notifierIds.length < NOTIFIER_REMINDER_BELOW && (
           <Alert
             type="warning"

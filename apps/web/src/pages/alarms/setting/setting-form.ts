@@ -23,6 +23,13 @@ export interface SettingValues {
   hysteresis?: number | null;
   repeat?: number | null;
   repeatIntervalSeconds?: number | null;
+  /** 0 or empty: never escalate. */
+  escalateAfterSeconds?: number | null;
+  /** Who escalation levels 2 and 3 reach (call tree); a level left empty reaches the setting's own. */
+  level2Notifiers?: string[];
+  level2Channels?: AlarmChannel[];
+  level3Notifiers?: string[];
+  level3Channels?: AlarmChannel[];
   timeSlot: 'allDay' | 'periods';
   periods?: Partial<TimePeriod>[];
   weekdays?: number[];
@@ -50,6 +57,22 @@ const FIELD_KEYS: Record<string, string> = {
   alarmType: 'rule.required',
 };
 
+export const ESCALATION_LEVELS = [2, 3] as const;
+
+const levelNotifiers = (values: SettingValues, level: 2 | 3) =>
+  (level === 2 ? values.level2Notifiers : values.level3Notifiers) ?? [];
+const levelChannels = (values: SettingValues, level: 2 | 3) =>
+  (level === 2 ? values.level2Channels : values.level3Channels) ?? [];
+
+/** The escalation levels that name people; one naming none reaches the setting's own notifiers. */
+function escalationOf(values: SettingValues) {
+  return ESCALATION_LEVELS.filter((level) => levelNotifiers(values, level).length > 0).map((level) => ({
+    level,
+    notifierIds: levelNotifiers(values, level),
+    channels: levelChannels(values, level),
+  }));
+}
+
 export function toRequest(values: SettingValues, deviceId: string, id?: string): Record<string, unknown> {
   const slot = values.timeSlot ?? 'allDay';
   return {
@@ -66,6 +89,8 @@ export function toRequest(values: SettingValues, deviceId: string, id?: string):
     hysteresis: num(values.hysteresis) ?? 0,
     repeat: num(values.repeat),
     repeatIntervalSeconds: num(values.repeatIntervalSeconds) ?? 600,
+    escalateAfterSeconds: num(values.escalateAfterSeconds) ?? 0,
+    escalation: escalationOf(values),
     channels: values.channels ?? [],
     timeSlot: slot,
     periods:
@@ -94,15 +119,37 @@ export function validateSetting(
   id?: string,
 ): { ok: true; data: SaveAlarmSettingRequest } | { ok: false; errors: FieldError[] } {
   const parsed = SaveAlarmSettingRequest.safeParse(toRequest(values, deviceId, id));
-  if (parsed.success) return { ok: true, data: parsed.data };
-  return { ok: false, errors: fieldErrors(parsed.error.issues) };
+  const missing = missingLevelChannels(values);
+  if (parsed.success && missing.length === 0) return { ok: true, data: parsed.data };
+  return {
+    ok: false,
+    errors: [...(parsed.success ? [] : fieldErrors(withoutLevelChannels(parsed.error.issues))), ...missing],
+  };
+}
+
+/** The contract's "a level needs a channel", said instead on the level's own field (missingLevelChannels). */
+const withoutLevelChannels = <T extends { path: PropertyKey[] }>(issues: T[]) =>
+  issues.filter((i) => !(i.path[0] === 'escalation' && i.path[2] === 'channels'));
+
+/** A level that names people must say how to reach them (the contract's check, on the form's field). */
+function missingLevelChannels(values: SettingValues): FieldError[] {
+  return ESCALATION_LEVELS.filter(
+    (level) => levelNotifiers(values, level).length > 0 && levelChannels(values, level).length === 0,
+  ).map((level) => ({ name: [`level${level}Channels`], key: 'rule.required' }));
 }
 
 function fieldErrors(issues: { path: PropertyKey[]; message: string }[]): FieldError[] {
   return issues.map((issue) => {
     const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
     const field = String(path[0] ?? '');
-    const name = field === 'targetId' ? ['sensorId'] : path.length > 0 ? path : ['alarmType'];
+    const name =
+      field === 'targetId'
+        ? ['sensorId']
+        : field === 'escalation'
+          ? ['escalateAfterSeconds']
+          : path.length > 0
+            ? path
+            : ['alarmType'];
     const key = issue.message.startsWith('rule.') ? issue.message : (FIELD_KEYS[field] ?? 'rule.invalid');
     return { name, key };
   });
@@ -123,8 +170,12 @@ export function validateBatchSetting(
     carrier: values.carrier === 'device' ? 'device' : 'channel',
     channel: values.carrier === 'device' ? undefined : num(values.channel),
   });
-  if (parsed.success) return { ok: true, data: parsed.data };
-  return { ok: false, errors: fieldErrors(parsed.error.issues) };
+  const missing = missingLevelChannels(values);
+  if (parsed.success && missing.length === 0) return { ok: true, data: parsed.data };
+  return {
+    ok: false,
+    errors: [...(parsed.success ? [] : fieldErrors(withoutLevelChannels(parsed.error.issues))), ...missing],
+  };
 }
 
 export function defaultValues(sensorId: string | undefined, me: string | undefined): SettingValues {
@@ -137,6 +188,7 @@ export function defaultValues(sensorId: string | undefined, me: string | undefin
     hysteresis: 0,
     repeat: 3,
     repeatIntervalSeconds: 600,
+    escalateAfterSeconds: 0,
     timeSlot: 'allDay',
     periods: [],
     weekdays: [1, 2, 3, 4, 5, 6, 7],
@@ -160,6 +212,9 @@ export function valuesOf(setting: AlarmSettingView): SettingValues {
     hysteresis: setting.hysteresis,
     repeat: setting.repeat,
     repeatIntervalSeconds: setting.repeatIntervalSeconds,
+    // Kept through an edit: leaving them out would switch escalation off unasked.
+    escalateAfterSeconds: setting.escalateAfterSeconds,
+    ...levelValues(setting),
     timeSlot: setting.timeSlot,
     periods: setting.periods,
     weekdays: setting.weekdays,
@@ -167,5 +222,15 @@ export function valuesOf(setting: AlarmSettingView): SettingValues {
     notifierIds: setting.notifierIds,
     enabled: setting.enabled,
     timeZone: setting.timeZone,
+  };
+}
+
+function levelValues(setting: AlarmSettingView): Partial<SettingValues> {
+  const of = (level: number) => (setting.escalation ?? []).find((e) => e.level === level);
+  return {
+    level2Notifiers: of(2)?.notifierIds ?? [],
+    level2Channels: of(2)?.channels ?? [],
+    level3Notifiers: of(3)?.notifierIds ?? [],
+    level3Channels: of(3)?.channels ?? [],
   };
 }

@@ -84,6 +84,26 @@ describe('alarm setting rules (contract schema)', () => {
     expect(keys(form({ timeSlot: 'periods', periods: [{ start: '22:00', end: '06:00' }] }))).toEqual([]);
   });
 
+  it('sends each escalation level with its own people and channels; a level with people needs a channel', () => {
+    const result = validateSetting(
+      form({
+        escalateAfterSeconds: 300,
+        level2Notifiers: ['8'],
+        level2Channels: ['call'],
+        level3Notifiers: [],
+        level3Channels: [],
+      }),
+      '1',
+    );
+    expect(result.ok && result.data).toMatchObject({
+      escalateAfterSeconds: 300,
+      escalation: [{ level: 2, notifierIds: ['8'], channels: ['call'] }],
+    });
+    expect(keys(form({ escalateAfterSeconds: 300, level3Notifiers: ['9'], level3Channels: [] }))).toEqual([
+      'level3Channels:rule.required',
+    ]);
+  });
+
   it('needs at least one weekday', () => {
     expect(keys(form({ weekdays: [] }))).toContain('weekdays:rule.weekdays');
   });
@@ -100,8 +120,8 @@ describe('alarm setting page', () => {
     vi.unstubAllGlobals();
   });
 
-  function serve() {
-    let settings = [alarmSetting()];
+  function serve(initial = [alarmSetting()]) {
+    let settings = initial;
     const server = stubServer({
       user: { id: '7' },
       overrides: {
@@ -224,6 +244,31 @@ describe('alarm setting page', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'OK' }));
     await waitFor(() =>
       expect(bodies(server, '/api/deviceAlarmRule/deleteAlarmSetting')).toEqual([{ id: '5' }]),
+    );
+  });
+
+  it('keeps the escalation of a setting through an edit, and shows who each level reaches', async () => {
+    const server = serve([
+      alarmSetting({
+        escalateAfterSeconds: 300,
+        escalation: [{ level: 2, notifierIds: ['8'], channels: ['call'] }],
+      }),
+    ]);
+    renderApp(PAGE);
+    await pickMonitor();
+    await userEvent.click(within(screen.getByTestId('setting-row-5')).getByTestId('setting-edit'));
+    await waitFor(() => expect(screen.getByTestId('setting-escalateAfterSeconds')).toHaveValue('300'));
+    const level2 = await screen.findByTestId('setting-level-2');
+    expect(level2).toHaveTextContent('Level 2: notify');
+    expect(within(level2).getByRole('checkbox', { name: 'Phone call' })).toBeChecked();
+    expect(screen.getByTestId('setting-level-3')).toBeInTheDocument();
+    await userEvent.click(screen.getByTestId('setting-submit'));
+    await waitFor(() =>
+      expect(bodies(server, '/api/deviceAlarmRule/saveAlarmSetting')[0]).toMatchObject({
+        id: '5',
+        escalateAfterSeconds: 300,
+        escalation: [{ level: 2, notifierIds: ['8'], channels: ['call'] }],
+      }),
     );
   });
 

@@ -2,6 +2,7 @@ import { EXPORT_MAX_DAYS, type ExportFormat } from '@coldchain/contract';
 import { App, Button, DatePicker, Form, Radio, Space } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
+import { SignPasswordField, signedBody, useSignCheck } from '../../../signature/SignPasswordField';
 import { BatchModal, type BatchModalProps } from './BatchModal';
 import { saveFile, useExportData } from './batch-queries';
 
@@ -11,6 +12,7 @@ const PRESETS = { '24h': 24, '7d': 24 * 7, '30d': 24 * 30 } as const;
 interface Values {
   period?: [Dayjs | null, Dayjs | null] | null;
   format?: ExportFormat;
+  signPassword?: string;
 }
 
 /**
@@ -23,18 +25,25 @@ export function BatchExportModal({ deviceIds, open, onClose }: BatchModalProps) 
   const { message } = App.useApp();
   const [form] = Form.useForm<Values>();
   const exportData = useExportData();
+  const signCheck = useSignCheck();
 
   const submit = async (values: Values) => {
     const [start, end] = values.period ?? [];
     if (!start || !end || !values.format) return;
     try {
-      const file = await exportData.mutateAsync({
-        deviceIds,
-        startTime: start.valueOf(),
-        endTime: end.valueOf(),
-        format: values.format,
-        timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
-      });
+      const file = await exportData.mutateAsync(
+        signedBody(
+          signCheck,
+          {
+            deviceIds,
+            startTime: start.valueOf(),
+            endTime: end.valueOf(),
+            format: values.format,
+            timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+          },
+          values.signPassword,
+        ),
+      );
       saveFile(file, `device-data.${values.format}`);
       void message.success(t('devices.batch.export.done'));
       onClose(true);
@@ -96,6 +105,7 @@ export function BatchExportModal({ deviceIds, open, onClose }: BatchModalProps) 
           <Radio value="csv">CSV (.csv)</Radio>
         </Radio.Group>
       </Form.Item>
+      <SignPasswordField testId="batch-export-sign-password" />
     </BatchModal>
   );
 }

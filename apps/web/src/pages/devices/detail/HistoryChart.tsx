@@ -1,6 +1,6 @@
 import { LineChart } from 'echarts/charts';
 import { DataZoomComponent, GridComponent, TooltipComponent } from 'echarts/components';
-import { type EChartsType, init, use } from 'echarts/core';
+import { type EChartsType, format, init, use } from 'echarts/core';
 import { SVGRenderer } from 'echarts/renderers';
 import { useEffect, useRef } from 'react';
 import { formatTime, formatValue } from '../format';
@@ -28,6 +28,17 @@ interface Props {
 
 interface ZoomOption {
   dataZoom?: Array<{ start?: number; end?: number }>;
+}
+
+/**
+ * The tooltip of the point under the pointer. ECharts puts a formatter's answer into the page as
+ * HTML, and the sensor name and unit are typed by users, so every piece of text is escaped.
+ */
+export function historyTooltip(params: unknown, seriesName: string, unit: string): string {
+  const first = (params as Array<{ value: [number, number | null] }>)[0];
+  if (!first) return '';
+  const text = `${seriesName}: ${formatValue(first.value[1], unit)}`;
+  return `${format.encodeHTML(formatTime(first.value[0]))}<br/>${format.encodeHTML(text)}`;
 }
 
 /** The ECharts line of one sensor with a slider and wheel/drag zoom over the whole range. */
@@ -76,11 +87,7 @@ export function HistoryChart({ range, data, seriesName, unit, onZoom, onWidth, z
       tooltip: {
         trigger: 'axis',
         axisPointer: { type: 'line' },
-        formatter: (params: unknown) => {
-          const first = (params as Array<{ value: [number, number | null] }>)[0];
-          if (!first) return '';
-          return `${formatTime(first.value[0])}<br/>${seriesName}: ${formatValue(first.value[1], unit)}`;
-        },
+        formatter: (params: unknown) => historyTooltip(params, seriesName, unit),
       },
       xAxis: { type: 'time', min: range.start, max: range.end },
       yAxis: { type: 'value', scale: true, name: unit },

@@ -86,7 +86,7 @@ export default function MonitoringDeviceDetailPage() {
       <ParametersPanel device={device} canEdit={canEdit} />
       <CalibrationPanel deviceId={device.id} canEdit={canEdit} />
       <Card title={t('devices.detail.sensors')}>
-        <SensorCards sensors={device.sensors} />
+        <SensorCards sensors={device.sensors} editable={canEdit && device.editable === true} />
       </Card>
       {device.sensors.length > 0 && (
         // The chart's "now" moves with each refetch of the device, so new readings come into view.

@@ -15,6 +15,7 @@ interface JoinValues {
 interface CompanyValues {
   name: string;
   industry?: string;
+  region?: string;
   address?: string;
 }
 
@@ -48,6 +49,7 @@ export default function AddTeamPage() {
       const { id } = await create.mutateAsync({
         name: values.name.trim(),
         ...(values.industry ? { industry: values.industry } : {}),
+        ...(values.region?.trim() ? { region: values.region.trim() } : {}),
         ...(values.address?.trim() ? { address: values.address.trim() } : {}),
       });
       // The new company is the one in scope from now on (the server made it the last used one).
@@ -105,6 +107,9 @@ export default function AddTeamPage() {
           options={industries.data ?? []}
           data-testid="company-industry"
         />
+      </Form.Item>
+      <Form.Item name="region" label={t('org.addTeam.region')}>
+        <Input maxLength={255} data-testid="company-region" />
       </Form.Item>
       <Form.Item name="address" label={t('org.field.address')}>
         <Input maxLength={255} data-testid="company-address" />

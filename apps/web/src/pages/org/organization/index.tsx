@@ -5,6 +5,7 @@ import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { useHasAuthTag, useUserInfo } from '../../../session/queries';
+import { AuditSignatureCard } from '../../../signature/AuditSignatureCard';
 import { useDeleteDepartment, useDepartmentTree } from '../queries';
 import { type DepartmentRow, findDepartment, flattenTree, toRows } from '../tree';
 import { OrgUrl } from '../urls';
@@ -177,6 +178,7 @@ export default function OrganizationPage() {
       </Card>
       {canReview || leadsAny ? <JoinRequests /> : null}
       {isCompanyAdmin ? <PasswordRenewalCard /> : null}
+      {isCompanyAdmin ? <AuditSignatureCard /> : null}
       <EditDepartmentModal department={target('edit')} onClose={close} />
       <TransferLeaderModal department={target('transfer')} onClose={close} />
       <InviteModal department={target('invite')} onClose={close} />

@@ -4,9 +4,11 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useHasAuthTag } from '../../../session/queries';
+import { MemberExportSwitch } from '../../../signature/MemberExportSwitch';
 import { DepartmentTreeSelect } from '../components/DepartmentTreeSelect';
 import { MemberTable } from '../components/MemberTable';
 import { RoleSelect } from '../components/RoleSelect';
+import { useIsCompanyAdmin } from '../organization/PasswordRenewalCard';
 import { useMembers, useRemoveUser } from '../queries';
 import { useDebounced } from '../useDebounced';
 import { AssignRoleModal, MoveUserModal } from './MemberDialogs';
@@ -22,6 +24,8 @@ export function PersonnelScreen({ titleKey }: { titleKey: string }) {
   const { t } = useTranslation();
   const [params] = useSearchParams();
   const canEdit = useHasAuthTag('user:edit');
+  // The export flag is the company administrator's (spec section 6), not user:edit's.
+  const isCompanyAdmin = useIsCompanyAdmin();
   const [pageNum, setPageNum] = useState(1);
   const [keyword, setKeyword] = useState('');
   const [departmentId, setDepartmentId] = useState<string | undefined>(
@@ -41,40 +45,48 @@ export function PersonnelScreen({ titleKey }: { titleKey: string }) {
   };
   const members = useMembers(body);
 
-  const actions = canEdit
-    ? (m: MemberView) => (
-        <Space size={0}>
-          <Button
-            type="link"
-            size="small"
-            onClick={() => setDialog({ kind: 'assign', member: m })}
-            data-testid={`member-assign-${m.userId}`}
-          >
-            {t('org.personnel.assign')}
+  const actions =
+    canEdit || isCompanyAdmin
+      ? (m: MemberView) => (
+          <Space size={0}>
+            {isCompanyAdmin ? <MemberExportSwitch member={m} /> : null}
+            {canEdit ? editActions(m) : null}
+          </Space>
+        )
+      : undefined;
+
+  const editActions = (m: MemberView) => (
+    <>
+      <Button
+        type="link"
+        size="small"
+        onClick={() => setDialog({ kind: 'assign', member: m })}
+        data-testid={`member-assign-${m.userId}`}
+      >
+        {t('org.personnel.assign')}
+      </Button>
+      <Button
+        type="link"
+        size="small"
+        onClick={() => setDialog({ kind: 'move', member: m })}
+        data-testid={`member-move-${m.userId}`}
+      >
+        {t('org.personnel.move')}
+      </Button>
+      {m.legalPerson ? null : (
+        <Popconfirm
+          title={t('org.personnel.removeConfirm', { name: m.name })}
+          okText={t('org.confirm')}
+          cancelText={t('org.cancel')}
+          onConfirm={() => remove.mutateAsync({ userId: m.userId }).catch(() => {})}
+        >
+          <Button type="link" size="small" danger data-testid={`member-remove-${m.userId}`}>
+            {t('org.personnel.remove')}
           </Button>
-          <Button
-            type="link"
-            size="small"
-            onClick={() => setDialog({ kind: 'move', member: m })}
-            data-testid={`member-move-${m.userId}`}
-          >
-            {t('org.personnel.move')}
-          </Button>
-          {m.legalPerson ? null : (
-            <Popconfirm
-              title={t('org.personnel.removeConfirm', { name: m.name })}
-              okText={t('org.confirm')}
-              cancelText={t('org.cancel')}
-              onConfirm={() => remove.mutateAsync({ userId: m.userId }).catch(() => {})}
-            >
-              <Button type="link" size="small" danger data-testid={`member-remove-${m.userId}`}>
-                {t('org.personnel.remove')}
-              </Button>
-            </Popconfirm>
-          )}
-        </Space>
-      )
-    : undefined;
+        </Popconfirm>
+      )}
+    </>
+  );
 
   return (
     <div>

@@ -1,0 +1,2 @@
+ALTER TABLE "notification_deliveries" ADD COLUMN "receipt_at" timestamp with time zone;--> statement-breakpoint
+CREATE INDEX "notification_deliveries_provider_id_idx" ON "notification_deliveries" USING btree ("provider_id");

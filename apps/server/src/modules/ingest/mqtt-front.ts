@@ -1,0 +1,116 @@
+import type { Socket } from 'node:net';
+import { Duplex } from 'node:stream';
+import mqttPacket, { type Packet } from 'mqtt-packet';
+import { PacketSizeGuard } from './mqtt-packet-guard';
+import { Mqtt5Session } from './mqtt5-translate';
+
+export interface FrontOptions {
+  /** Largest MQTT packet accepted (MQTT_MAX_PACKET_BYTES); a larger one closes the connection. */
+  maxPacketBytes?: number;
+  onOversizedPacket?(bytes: number): void;
+  /** Told when an MQTT 5 device did something MQTT 3.1.1 cannot carry (the connection closes). */
+  onUntranslatable?(reason: string): void;
+}
+
+/**
+ * The protocol level of the CONNECT packet at the start of `bytes`: null while more bytes are
+ * needed, -1 when the first packet is not a CONNECT Aedes could read (Aedes refuses it itself).
+ */
+function connectLevel(bytes: Buffer): number | null {
+  if (bytes.length === 0) return null;
+  if (bytes[0]! >> 4 !== 1) return -1;
+  let i = 1;
+  let length = 0;
+  for (let shift = 0; ; shift += 7) {
+    if (i >= bytes.length) return null;
+    const byte = bytes[i++]!;
+    length += (byte & 0x7f) * 2 ** shift;
+    if (!(byte & 0x80) || shift >= 21) break;
+  }
+  if (bytes.length < i + 2) return length < 2 ? -1 : null;
+  const at = i + 2 + bytes.readUInt16BE(i);
+  if (at >= i + length) return -1;
+  return at < bytes.length ? bytes[at]! : null;
+}
+
+/**
+ * What Aedes reads and writes instead of a device's socket. Every byte from the device passes the
+ * packet size guard before Aedes sees it, so an oversized packet is never parsed or buffered.
+ * The first packet's protocol level decides the rest: 3.1 and 3.1.1 pass through unchanged, MQTT
+ * 5 is translated packet by packet (mqtt5-translate.ts). Backpressure is kept: while Aedes reads
+ * nothing (an acknowledgement held back), the socket is paused.
+ */
+export function frontDeviceSocket(socket: Socket, options: FrontOptions): Duplex {
+  const guard = options.maxPacketBytes !== undefined ? new PacketSizeGuard(options.maxPacketBytes) : null;
+  let mode: 'sniffing' | 'plain' | 'mqtt5' = 'sniffing';
+  let sniffed = Buffer.alloc(0);
+  let session: Mqtt5Session | null = null;
+  const fromDevice = mqttPacket.parser();
+  const fromBroker = mqttPacket.parser({ protocolVersion: 4 });
+
+  const front = new Duplex({
+    read() {
+      socket.resume();
+    },
+    write(chunk: Buffer, _encoding, callback) {
+      if (mode === 'mqtt5') fromBroker.parse(chunk);
+      else if (!socket.write(chunk)) return void socket.once('drain', () => callback());
+      callback();
+    },
+    final(callback) {
+      socket.end();
+      callback();
+    },
+    destroy(error, callback) {
+      socket.destroy();
+      callback(error);
+    },
+  });
+  const toBroker = (bytes: Buffer) => {
+    if (!front.push(bytes)) socket.pause();
+  };
+  const close = (reason: string) => {
+    options.onUntranslatable?.(reason);
+    socket.destroy();
+  };
+
+  fromDevice.on('packet', (packet: Packet) => {
+    const translated = session!.toBroker(packet);
+    if (typeof translated === 'string') return close(translated);
+    toBroker(mqttPacket.generate(translated));
+  });
+  fromDevice.on('error', (error) => close(error.message));
+  fromBroker.on('packet', (packet: Packet) => {
+    socket.write(mqttPacket.generate(session!.toDevice(packet), { protocolVersion: 5 }));
+  });
+  fromBroker.on('error', () => socket.destroy());
+
+  socket.on('data', (chunk: Buffer) => {
+    const oversized = guard?.feed(chunk) ?? null;
+    if (oversized !== null) {
+      options.onOversizedPacket?.(oversized);
+      socket.destroy();
+      return;
+    }
+    if (mode === 'plain') return toBroker(chunk);
+    if (mode === 'mqtt5') return void fromDevice.parse(chunk);
+    sniffed = Buffer.concat([sniffed, chunk]);
+    const level = connectLevel(sniffed);
+    if (level === null) return;
+    const bytes = sniffed;
+    sniffed = Buffer.alloc(0);
+    if (level === 5) {
+      mode = 'mqtt5';
+      session = new Mqtt5Session(options.maxPacketBytes);
+      fromDevice.parse(bytes);
+    } else {
+      // 3.1, 3.1.1, and anything else Aedes is to refuse itself.
+      mode = 'plain';
+      toBroker(bytes);
+    }
+  });
+  socket.on('end', () => front.push(null));
+  socket.on('close', () => front.destroy());
+  socket.on('error', () => front.destroy());
+  return front;
+}
