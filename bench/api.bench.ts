@@ -10,6 +10,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { sql } from 'drizzle-orm';
+import { openDatabase, queryRows } from '../apps/server/src/db/client';
 import { freePort, postJson, startServerProcess } from '../apps/server/src/test/server-process';
 
 export interface CallFigures {
@@ -28,6 +30,8 @@ interface Target {
   method: 'GET' | 'POST';
   path: string;
   body?: unknown;
+  /** A body per request, for writes that cannot repeat (each resolve needs an alarm still pending). */
+  nextBody?: () => unknown;
 }
 
 const CONNECTIONS = 50;
@@ -61,6 +65,9 @@ async function load(
     duration: seconds,
     headers: { 'content-type': 'application/json', ...headers },
     body: target.body === undefined ? undefined : JSON.stringify(target.body),
+    requests: target.nextBody
+      ? [{ setupRequest: (request) => ({ ...request, body: JSON.stringify(target.nextBody!()) }) }]
+      : undefined,
     setupClient: checkEnvelope
       ? (client) => {
           client.on('body', (body: Buffer) => {
@@ -78,25 +85,72 @@ async function load(
   };
 }
 
-export async function benchApi({ seconds = 5 } = {}): Promise<{ ceiling: number; calls: CallFigures[] }> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'cc-bench-api-'));
+/** Pending alarms the resolve target works through: more than any run resolves. */
+const RESOLVE_POOL_PER_SECOND = 2_000;
+
+/**
+ * Adds `count` pending alarms to the demo company (copies of its first alarm, already ended so
+ * that no channel reads "alarm" because of them), with the server stopped, and returns their ids.
+ * A resolve succeeds once per alarm, so the resolve target needs one per request.
+ */
+async function seedPendingAlarms(dataDir: string, count: number): Promise<string[]> {
+  const database = await openDatabase({ dataDir });
+  try {
+    const rows = await queryRows<{ id: string }>(
+      database.db,
+      sql`insert into alarm_records (company_id, device_id, sensor_id, setting_id, alarm_type, level,
+            alarm_time, excursion_start, dedupe_key, content, count, last_value, resolve_state, end_time)
+          select a.company_id, a.device_id, a.sensor_id, a.setting_id, a.alarm_type, a.level,
+                 a.alarm_time - make_interval(mins => g), a.excursion_start - make_interval(mins => g),
+                 'bench:' || g, a.content, 1, a.last_value, 1, a.alarm_time - make_interval(mins => g - 1)
+          from (select * from alarm_records order by id limit 1) a, generate_series(1, ${count}) g
+          returning id`,
+    );
+    // A server keeps statistics within 30 s of a table growing (table-upkeep.ts); the runs after
+    // the restart are shorter than that, so the pool is analysed here as a running server would.
+    await database.db.execute(sql`analyze alarm_records`);
+    return rows.map((r) => String(r.id));
+  } finally {
+    await database.close();
+  }
+}
+
+async function startDemoServer(dataDir: string) {
   const port = await freePort();
-  const barePort = await freePort();
-  const bare = await startBareServer(barePort);
   const server = await startServerProcess({
     DATA_DIR: dataDir,
     DEMO: '1',
     PORT: String(port),
     MQTT_PORT: String(await freePort()),
   });
+  const { accessToken } = await postJson<{ accessToken: string }>(server.baseUrl, '/api/doLogin', {
+    account: 'demo@example.com',
+    password: 'Demo1234',
+    type: 1,
+    platform: 1,
+  });
+  const stop = async () => {
+    if (server.child.exitCode !== null) return;
+    const exited = new Promise((resolve) => server.child.once('exit', resolve));
+    server.child.kill('SIGTERM');
+    await exited;
+  };
+  return { ...server, accessToken, headers: { accessToken, language: 'en', platform: '1' }, stop };
+}
+
+/** A save of an alarm setting as the console sends it: the setting's view without its null limits. */
+function saveBodyOf(setting: Record<string, unknown>) {
+  const { deviceId: _device, sensorId: _sensor, ...rest } = setting;
+  return Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== null));
+}
+
+export async function benchApi({ seconds = 5 } = {}): Promise<{ ceiling: number; calls: CallFigures[] }> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'cc-bench-api-'));
+  const barePort = await freePort();
+  const bare = await startBareServer(barePort);
+  let server = await startDemoServer(dataDir);
   try {
-    const { accessToken } = await postJson<{ accessToken: string }>(server.baseUrl, '/api/doLogin', {
-      account: 'demo@example.com',
-      password: 'Demo1234',
-      type: 1,
-      platform: 1,
-    });
-    const headers = { accessToken, language: 'en', platform: '1' };
+    const { accessToken } = server;
     const devices = await postJson<{ list: { id: string }[] }>(
       server.baseUrl,
       '/api/device/pageDevices',
@@ -112,6 +166,22 @@ export async function benchApi({ seconds = 5 } = {}): Promise<{ ceiling: number;
       accessToken,
     );
     const sensorId = detail.sensors[0]?.id;
+    const alarms = await postJson<{ list: { id: string }[] }>(
+      server.baseUrl,
+      '/api/alarm/pageAlarms',
+      { pageNum: 1, pageSize: 20 },
+      accessToken,
+    );
+    const alarmId = alarms.list[0]?.id;
+    if (!alarmId) throw new Error('the demo company has no alarm');
+    const settings = await postJson<{ list: Record<string, unknown>[] }>(
+      server.baseUrl,
+      '/api/deviceAlarmRule/alarmList',
+      { deviceId, pageNum: 1, pageSize: 50 },
+      accessToken,
+    );
+    const setting = settings.list[0];
+    if (!setting) throw new Error('the demo device has no alarm setting');
     const now = Date.now();
 
     const targets: Target[] = [
@@ -130,6 +200,7 @@ export async function benchApi({ seconds = 5 } = {}): Promise<{ ceiling: number;
         path: '/api/alarm/pageAlarms',
         body: { pageNum: 1, pageSize: 20 },
       },
+      { label: 'alarmDetail', method: 'POST', path: '/api/alarm/alarmDetail', body: { id: alarmId } },
       { label: 'deviceDetail', method: 'POST', path: '/api/device/deviceDetail', body: { id: deviceId } },
       {
         label: 'historyData (a day, maxPoints 1000)',
@@ -164,6 +235,12 @@ export async function benchApi({ seconds = 5 } = {}): Promise<{ ceiling: number;
           offlineJudgement: detail.offlineJudgement,
         },
       },
+      {
+        label: 'saveAlarmSetting (a write)',
+        method: 'POST',
+        path: '/api/deviceAlarmRule/saveAlarmSetting',
+        body: saveBodyOf(setting),
+      },
     ];
 
     const bareFigures = await load(
@@ -174,19 +251,38 @@ export async function benchApi({ seconds = 5 } = {}): Promise<{ ceiling: number;
       false,
     );
     const calls: CallFigures[] = [];
-    for (const target of targets) {
-      const figures = await load(server.baseUrl, target, headers, seconds, target.path !== '/healthz');
+    const measure = async (target: Target) => {
+      const figures = await load(server.baseUrl, target, server.headers, seconds, target.path !== '/healthz');
       calls.push({
         label: target.label,
         ...figures,
         share: figures.requestsPerSecond / bareFigures.requestsPerSecond,
       });
-    }
+    };
+    for (const target of targets) await measure(target);
+
+    // Resolving needs a pending alarm per request: the server is stopped, a pool of pending alarms
+    // is written into its database, and it starts again on the same data.
+    await server.stop();
+    const pending = await seedPendingAlarms(dataDir, RESOLVE_POOL_PER_SECOND * seconds);
+    server = await startDemoServer(dataDir);
+    let next = 0;
+    await measure({
+      label: 'resolveAlarm (a write)',
+      method: 'POST',
+      path: '/api/alarm/resolveAlarm',
+      nextBody: () => ({ id: pending[next++ % pending.length], resolveType: 'bench', cause: 'bench' }),
+    });
+    await measure({
+      label: `pageAlarms (page of 20, ${pending.length} more alarms)`,
+      method: 'POST',
+      path: '/api/alarm/pageAlarms',
+      body: { pageNum: 1, pageSize: 20 },
+    });
     return { ceiling: bareFigures.requestsPerSecond, calls };
   } finally {
     bare.kill('SIGTERM');
-    server.child.kill('SIGTERM');
-    await new Promise((resolve) => server.child.once('exit', resolve));
+    await server.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

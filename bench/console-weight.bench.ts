@@ -21,8 +21,12 @@ export interface PageLoad {
   /** Compressed bytes of every script the page loaded, as the network carried them. */
   scriptBytes: number;
   scripts: number;
-  /** Largest Contentful Paint, ms after navigation start. */
+  /** Largest Contentful Paint, ms after navigation start: the median of the runs. */
   lcpMs: number;
+  /** Every run's LCP, in the order measured. */
+  lcpRunsMs: number[];
+  /** How many times the page asked for the user's powers (`getUserPowers`). */
+  powersCalls: number;
 }
 
 export interface ConsoleWeightFigures {
@@ -31,6 +35,9 @@ export interface ConsoleWeightFigures {
   homeAfterLogin: PageLoad;
 }
 
+/** Runs per page (BENCH_CONSOLE_RUNS): the shared host's speed changes from one second to the next. */
+const RUNS = Math.max(1, Number(process.env.BENCH_CONSOLE_RUNS ?? 3));
+
 const MOBILE = {
   latency: 150,
   downloadThroughput: (1.6 * 1024 * 1024) / 8,
@@ -38,7 +45,9 @@ const MOBILE = {
   cpuSlowdown: 4,
 };
 
-async function measure(page: Page, url: string, mobile = false): Promise<PageLoad> {
+type OneLoad = Omit<PageLoad, 'lcpRunsMs'>;
+
+async function measure(page: Page, url: string, mobile = false): Promise<OneLoad> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Network.enable');
   await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
@@ -60,6 +69,10 @@ async function measure(page: Page, url: string, mobile = false): Promise<PageLoa
   cdp.on('Network.loadingFinished', (event) => {
     transferred.set(event.requestId, event.encodedDataLength);
   });
+  let powersCalls = 0;
+  cdp.on('Network.requestWillBeSent', (event) => {
+    if (event.request.url.endsWith('/api/index/getUserPowers')) powersCalls += 1;
+  });
   await page.addInitScript(() => {
     const win = window as unknown as { __lcp: number };
     win.__lcp = 0;
@@ -79,11 +92,26 @@ async function measure(page: Page, url: string, mobile = false): Promise<PageLoa
   let scriptBytes = 0;
   for (const id of scriptRequests) scriptBytes += transferred.get(id) ?? 0;
   await cdp.detach();
-  return { scriptBytes, scripts: scriptRequests.size, lcpMs: Math.round(lcpMs) };
+  return { scriptBytes, scripts: scriptRequests.size, lcpMs: Math.round(lcpMs), powersCalls };
+}
+
+/** Measures a page `RUNS` times, each from `open` (a new context); the LCP is the median. */
+async function measureRuns(open: () => Promise<OneLoad>): Promise<PageLoad> {
+  const loads: OneLoad[] = [];
+  for (let run = 0; run < RUNS; run++) loads.push(await open());
+  const lcpRunsMs = loads.map((load) => load.lcpMs);
+  const sorted = [...lcpRunsMs].sort((a, b) => a - b);
+  const last = loads.at(-1) as OneLoad;
+  return { ...last, lcpMs: sorted[Math.floor(sorted.length / 2)] ?? 0, lcpRunsMs };
 }
 
 async function freshPage(browser: Browser, baseURL: string): Promise<Page> {
   const context = await browser.newContext({ baseURL, viewport: { width: 1366, height: 900 } });
+  // One browser as far as the abnormal-login check knows (as e2e/support/browser.ts does): each
+  // run's new context must not log in as a new device and be asked for a code.
+  await context.addInitScript(() => {
+    if (!localStorage.getItem('deviceId')) localStorage.setItem('deviceId', 'bench-chromium');
+  });
   return context.newPage();
 }
 
@@ -118,23 +146,32 @@ export async function benchConsoleWeight(): Promise<ConsoleWeightFigures> {
     await warm.goto('/login', { waitUntil: 'networkidle' });
     await warm.context().close();
 
-    const loginPage = await freshPage(browser, server.baseUrl);
-    const loginCold = await measure(loginPage, '/login');
-    await loginPage.context().close();
+    const loginCold = await measureRuns(async () => {
+      const page = await freshPage(browser, server.baseUrl);
+      const load = await measure(page, '/login');
+      await page.context().close();
+      return load;
+    });
 
-    const mobilePage = await freshPage(browser, server.baseUrl);
-    const loginMobile = await measure(mobilePage, '/login', true);
-    await mobilePage.context().close();
+    const loginMobile = await measureRuns(async () => {
+      const page = await freshPage(browser, server.baseUrl);
+      const load = await measure(page, '/login', true);
+      await page.context().close();
+      return load;
+    });
 
     // Log in through the form, then measure /home as the browser opens it next.
-    const session = await freshPage(browser, server.baseUrl);
-    await session.goto('/login');
-    await session.getByTestId('login-account').fill('demo@example.com');
-    await session.getByTestId('login-password').fill('Demo1234');
-    await session.getByTestId('login-submit').click();
-    await session.waitForURL(/\/home/);
-    const homeAfterLogin = await measure(session, '/home');
-    await session.context().close();
+    const homeAfterLogin = await measureRuns(async () => {
+      const session = await freshPage(browser, server.baseUrl);
+      await session.goto('/login');
+      await session.getByTestId('login-account').fill('demo@example.com');
+      await session.getByTestId('login-password').fill('Demo1234');
+      await session.getByTestId('login-submit').click();
+      await session.waitForURL(/\/home/);
+      const load = await measure(session, '/home');
+      await session.context().close();
+      return load;
+    });
 
     return { loginCold, loginMobile, homeAfterLogin };
   } finally {

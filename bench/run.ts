@@ -9,14 +9,15 @@ import { openDatabase } from '../apps/server/src/db/client';
 import { benchAlarmLatency } from './alarm-latency.bench';
 import { benchApi } from './api.bench';
 import { benchConsoleWeight, type PageLoad } from './console-weight.bench';
+import { benchFleet, fleetsFromEnv } from './fleet.bench';
 import { benchHistory } from './history.bench';
 import { benchIngest } from './ingest.bench';
 
 const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 /**
- * `npm run bench -- api` (or `BENCH_ONLY=api`; ingest, alarm, history, console, api; a comma
- * list) runs only those parts.
+ * `npm run bench -- api` (or `BENCH_ONLY=api`; ingest, alarm, history, console, api, fleet; a
+ * comma list) runs only those parts. `fleet` runs only when named.
  */
 const only = new Set(
   (process.argv[2] ?? process.env.BENCH_ONLY ?? 'ingest,alarm,history,console,api')
@@ -57,6 +58,36 @@ async function main() {
   if (only.has('history')) await historyFigures();
   if (only.has('console')) await consoleFigures();
   if (only.has('api')) await apiFigures();
+  if (only.has('fleet')) await fleetFigures();
+}
+
+/** Not in the default set: it provisions tens of thousands of devices (see fleet.bench.ts). */
+async function fleetFigures() {
+  const fleetSeconds = Number(process.env.BENCH_FLEET_SECONDS ?? 60);
+  console.log(
+    `\n## Fleet: many devices, one reading each per interval, MQTT QoS 1, ${fleetSeconds} s measured (goals: server at most 25% of one core, PUBACK p99 100 ms or less, no stall; after a restart the whole fleet back within 60 s, no acknowledgement over 1 s)`,
+  );
+  for (const { devices, intervalS } of fleetsFromEnv()) {
+    const f = await benchFleet(`${devices} devices every ${intervalS} s, embedded`, {
+      devices,
+      intervalS,
+      seconds: fleetSeconds,
+      restart: process.env.BENCH_FLEET_RESTART !== '0',
+      keepDir: process.env.BENCH_FLEET_DIR
+        ? `${process.env.BENCH_FLEET_DIR}/${devices}x${intervalS}`
+        : undefined,
+    });
+    const s = f.steady;
+    console.log(
+      `- ${f.label}: server CPU ${(f.serverCpu * 100).toFixed(1)}% of a core (devices ${(f.devicesCpu * 100).toFixed(1)}%), ${f.messagesPerSecond} msg/s, PUBACK p50 ${s.p50Ms} ms, p99 ${s.p99Ms} ms, max ${s.maxMs} ms, ${s.overOneSecond} over 1 s, ${f.dropped} connections lost; worst per 5 s: ${f.worstPerSlice.join(' ')} ms; connected in ${f.connectSeconds} s${f.provisionSeconds === null ? '' : `, provisioned in ${f.provisionSeconds} s`}`,
+    );
+    if (f.restart) {
+      const r = f.restart;
+      console.log(
+        `  restart: all offline after ${r.offlineSeconds} s; every device acknowledged ${Number.isNaN(r.absorbedSeconds) ? `not within 60 s (${r.notBack} missing)` : `after ${r.absorbedSeconds} s`}, all online after ${r.onlineSeconds} s; PUBACK p50 ${r.latency.p50Ms} ms, p99 ${r.latency.p99Ms} ms, max ${r.latency.maxMs} ms, ${r.latency.overOneSecond} over 1 s`,
+      );
+    }
+  }
 }
 
 async function apiFigures() {
@@ -81,7 +112,7 @@ async function consoleFigures() {
   const figures = await benchConsoleWeight();
   const line = (label: string, load: PageLoad) =>
     console.log(
-      `- ${label}: ${Math.round(load.scriptBytes / 1024)} KB of JavaScript in ${load.scripts} scripts, LCP ${load.lcpMs} ms`,
+      `- ${label}: ${Math.round(load.scriptBytes / 1024)} KB of JavaScript in ${load.scripts} scripts, LCP ${load.lcpMs} ms (median of ${load.lcpRunsMs.join(', ')}), getUserPowers x${load.powersCalls}`,
     );
   line('/login, cold', figures.loginCold);
   line('/login, cold, mobile profile', figures.loginMobile);

@@ -18,6 +18,7 @@ import { createDeliveryWorker } from './modules/delivery/delivery';
 import { deliveryRoutes } from './modules/delivery/delivery.routes';
 import type { DeliveryWorker } from './modules/delivery/delivery-worker';
 import { deviceRoutes } from './modules/devices/devices.routes';
+import { equipmentRoutes } from './modules/equipment/equipment.routes';
 import { feedbackRoutes } from './modules/feedback/feedback.routes';
 import { fileRoutes } from './modules/files/files.routes';
 import { groupRoutes } from './modules/groups/groups.routes';
@@ -46,7 +47,7 @@ import { userRoutes } from './modules/users/users.routes';
 import { recordRoutePermissions, registerAuth } from './plugins/auth';
 import { registerConsole } from './plugins/console';
 import { registerErrorHandling } from './plugins/errors';
-import { loggerOptions } from './plugins/logger';
+import { AccessLog, loggerOptions } from './plugins/logger';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerStorableText } from './plugins/storable-text';
 
@@ -90,8 +91,11 @@ export async function buildApp({
   logger,
   clock,
 }: BuildAppOptions): Promise<FastifyInstance> {
+  const accessLog = new AccessLog();
   const app = Fastify({
     logger: logger ?? loggerOptions(config.logLevel),
+    // A line per request at debug level and a summary at info (plugins/logger.ts).
+    logController: accessLog,
     bodyLimit: config.bodyLimitBytes,
     // X-Forwarded-For is believed only from TRUST_PROXY's proxies: request.ip keys the login
     // and code rate limits, the abnormal-login check and the logs (lib/trust-proxy.ts).
@@ -139,6 +143,7 @@ export async function buildApp({
   });
 
   registerErrorHandling(app);
+  accessLog.start(app);
   registerSecurityHeaders(app, {
     mapTileUrl: config.mapTileUrl,
     dashboardFrameAncestors: config.dashboardFrameAncestors,
@@ -199,6 +204,10 @@ export async function buildApp({
   await app.register(deviceRoutes, { mktActivationEnergyKj: config.mktActivationEnergyKj });
   await app.register(calibrationRoutes, { uploadDir: config.uploadDir });
   await app.register(groupRoutes);
+  await app.register(equipmentRoutes, {
+    uploadDir: config.uploadDir,
+    mktActivationEnergyKj: config.mktActivationEnergyKj,
+  });
   await app.register(billingRoutes, { prices: config.prices });
   await app.register(servicePeriodRoutes);
   await app.register(parameterRoutes);

@@ -1,35 +1,19 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { App as AntApp, ConfigProvider } from 'antd';
-import enUS from 'antd/locale/en_US';
-import zhCN from 'antd/locale/zh_CN';
+import type { QueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { I18nextProvider, useTranslation } from 'react-i18next';
-import i18n from './i18n';
+import { AntdScope } from './antd-scope';
+import { ShellProviders } from './shell-providers';
 
-export function createQueryClient(): QueryClient {
-  return new QueryClient({
-    defaultOptions: { queries: { refetchOnWindowFocus: false, retry: false } },
-  });
-}
+export { createQueryClient } from './shell-providers';
 
-/** antd's own texts (pagination, empty states, pickers) follow the interface language. */
-function LocalizedAntd({ children }: { children: ReactNode }) {
-  const { i18n: active } = useTranslation();
-  const zh = active.language === 'zh-CN';
-  return (
-    <ConfigProvider locale={zh ? zhCN : enUS}>
-      <AntApp message={{ maxCount: 3 }}>{children}</AntApp>
-    </ConfigProvider>
-  );
-}
-
-/** Everything the console needs above the router; tests wrap components in it too. */
+/**
+ * Everything the console needs above the router, antd included, for unit tests, which wrap
+ * components in it; antd's animations are off there (antd-scope.tsx). main.tsx starts with
+ * ShellProviders only and adds AntdScope when a screen that uses antd loads.
+ */
 export function AppProviders({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
   return (
-    <I18nextProvider i18n={i18n}>
-      <QueryClientProvider client={queryClient}>
-        <LocalizedAntd>{children}</LocalizedAntd>
-      </QueryClientProvider>
-    </I18nextProvider>
+    <ShellProviders queryClient={queryClient}>
+      <AntdScope still>{children}</AntdScope>
+    </ShellProviders>
   );
 }

@@ -3,20 +3,24 @@ import './zod-without-eval';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
-import { AppProviders, createQueryClient } from './App';
+import { AntdGate } from './antd-gate';
 import { AppRoutes } from './router/AppRoutes';
+import { createQueryClient, ShellProviders } from './shell-providers';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 
 createRoot(root).render(
   <StrictMode>
-    <AppProviders queryClient={createQueryClient()}>
+    <ShellProviders queryClient={createQueryClient()}>
       {/* Render a navigation in the same task as the URL change (no transition), so the URL
           and the page on screen never disagree, for people and for browser tests alike. */}
       <BrowserRouter useTransitions={false}>
-        <AppRoutes />
+        {/* antd's providers join when the first screen drawn with antd loads (antd-gate.tsx). */}
+        <AntdGate>
+          <AppRoutes />
+        </AntdGate>
       </BrowserRouter>
-    </AppProviders>
+    </ShellProviders>
   </StrictMode>,
 );

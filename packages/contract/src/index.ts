@@ -10,6 +10,7 @@ export * from './device-protocol';
 export * from './devices';
 export * from './enums';
 export * from './envelope';
+export * from './equipment';
 export * from './feedback';
 export * from './groups';
 export * from './headers';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { EquipmentUseStateCounts } from './equipment';
 
 /*
  * Departments, invitations, joining, roles and personnel (spec sections 3-6). The server's
@@ -121,6 +122,8 @@ export interface CompanyDataInfo {
   deviceStates: Record<string, number>;
   alarmsToday: number;
   pendingAlarms: number;
+  /** Equipment per use state (spec section 4); null without `equipment:view`. */
+  equipmentStates: EquipmentUseStateCounts | null;
 }
 
 /** `/api/userOrganize/indexChartForStatistics`: alarms per day for the home page chart. */

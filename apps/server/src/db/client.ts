@@ -1,15 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import type { ExtractTablesWithRelations, SQL } from 'drizzle-orm';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import pg from 'pg';
+import { migrationsFolder, startFromTemplate } from './database-template';
 import { PGliteThread } from './pglite-proxy';
-import * as schema from './schema';
+import { EMBEDDED_DATABASE_SETTINGS, settingsAsStartParams } from './pglite-settings';
+import type * as schema from './schema';
 
 export type Schema = typeof schema;
 /** The query layer both drivers share: code takes a `Db` and never knows which database runs it. */
@@ -26,8 +23,6 @@ export interface Database {
   close(): Promise<void>;
 }
 
-const migrationsFolder = path.resolve(import.meta.dirname, '../../drizzle');
-
 export interface DatabaseOptions {
   /** A PostgreSQL server; without it the embedded PGlite runs. */
   url?: string;
@@ -43,32 +38,66 @@ export interface DatabaseOptions {
    * one built once per run instead of migrating a new database for every file.
    */
   template?: Blob;
+  /**
+   * A migrated data directory to copy when `dataDir` holds no database yet, instead of PGlite's
+   * initdb (database-template.ts; the server passes the one `npm start` builds).
+   */
+  templateDir?: string;
 }
 
-/** Opens the database and applies the committed migrations. */
+/**
+ * Opens the database and applies the committed migrations.
+ *
+ * The drivers, the schema and PGlite's own module are imported here, not at the top: the server
+ * opens the database first thing, and the embedded database's thread (WebAssembly, PostgreSQL's
+ * start) then runs on the other core while this thread loads the rest of the server
+ * (server.ts). Only the driver in use is loaded.
+ */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  if (options.url) {
-    const pool = new pg.Pool({ connectionString: options.url, max: 10 });
-    // An idle client that loses its connection must not crash the process.
-    pool.on('error', () => {});
-    const db = drizzlePg(pool, { schema }) as unknown as Db;
-    await migratePg(db as never, { migrationsFolder });
-    return { db, kind: 'postgres', url: options.url, close: () => pool.end() };
-  }
+  if (options.url) return openPostgres(options.url);
   const onDisk = options.dataDir && options.dataDir !== 'memory://';
   const dir = onDisk ? path.join(options.dataDir!, 'pgdata') : undefined;
-  if (dir) mkdirSync(dir, { recursive: true });
+  if (dir) {
+    mkdirSync(options.dataDir!, { recursive: true });
+    if (!startFromTemplate(options.templateDir, dir)) mkdirSync(dir, { recursive: true });
+  }
+  // The thread starts before anything else is awaited.
+  const starting =
+    (options.thread ?? Boolean(dir)) ? PGliteThread.start(dir, EMBEDDED_DATABASE_SETTINGS) : null;
+  const [tables, { drizzle }, { migrate }] = await Promise.all([
+    import('./schema'),
+    import('drizzle-orm/pglite'),
+    import('drizzle-orm/pglite/migrator'),
+  ]);
   let client: PGlite | PGliteThread;
-  if (options.thread ?? Boolean(dir)) {
-    client = await PGliteThread.start(dir);
-  } else {
-    client = new PGlite(dir, options.template && !dir ? { loadDataDir: options.template } : {});
+  if (starting) client = await starting;
+  else {
+    const { PGlite } = await import('@electric-sql/pglite');
+    client = new PGlite(dir, {
+      startParams: settingsAsStartParams(PGlite.defaultStartParams, EMBEDDED_DATABASE_SETTINGS),
+      ...(options.template && !dir ? { loadDataDir: options.template } : {}),
+    });
     await client.waitReady;
   }
   // The thread answers the part of PGlite's interface that drizzle's driver uses.
-  const db = drizzlePglite(client as PGlite, { schema }) as unknown as Db;
-  await migratePglite(db as never, { migrationsFolder });
+  const db = drizzle(client as PGlite, { schema: tables }) as unknown as Db;
+  await migrate(db as never, { migrationsFolder });
   return { db, kind: 'pglite', close: () => client.close() };
+}
+
+async function openPostgres(url: string): Promise<Database> {
+  const [tables, { default: pg }, { drizzle }, { migrate }] = await Promise.all([
+    import('./schema'),
+    import('pg'),
+    import('drizzle-orm/node-postgres'),
+    import('drizzle-orm/node-postgres/migrator'),
+  ]);
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle client that loses its connection must not crash the process.
+  pool.on('error', () => {});
+  const db = drizzle(pool, { schema: tables }) as unknown as Db;
+  await migrate(db as never, { migrationsFolder });
+  return { db, kind: 'postgres', url, close: () => pool.end() };
 }
 
 /** Runs raw SQL and returns its rows; both drivers answer `{ rows }`. */
@@ -79,9 +108,15 @@ export async function queryRows<T>(db: Queryable, query: SQL): Promise<T[]> {
 
 /** A new in-memory embedded database with the migrations applied, as a data directory dump. */
 export async function migratedDump(): Promise<Blob> {
+  const [tables, { PGlite }, { drizzle }, { migrate }] = await Promise.all([
+    import('./schema'),
+    import('@electric-sql/pglite'),
+    import('drizzle-orm/pglite'),
+    import('drizzle-orm/pglite/migrator'),
+  ]);
   const client = new PGlite();
   await client.waitReady;
-  await migratePglite(drizzlePglite(client, { schema }) as never, { migrationsFolder });
+  await migrate(drizzle(client, { schema: tables }) as never, { migrationsFolder });
   const dump = await client.dumpDataDir('none');
   await client.close();
   return dump;

@@ -67,10 +67,17 @@ export class PGliteThread {
     worker.on('exit', (code) => fail(new Error(`The embedded database stopped (thread exit ${code})`)));
   }
 
-  /** Starts the thread and waits until the database is open (`dataDir` undefined: in memory). */
-  static async start(dataDir?: string): Promise<PGliteThread> {
+  /**
+   * Starts the thread and waits until the database is open (`dataDir` undefined: in memory), with
+   * PostgreSQL `settings` added to PGlite's start parameters (pglite-settings.ts). The thread is
+   * created before this first awaits, so a caller can start it and do other work meanwhile.
+   */
+  static async start(
+    dataDir?: string,
+    settings: Readonly<Record<string, string>> = {},
+  ): Promise<PGliteThread> {
     const worker = new Worker(new URL('./pglite-thread.mjs', import.meta.url), {
-      workerData: { dataDir },
+      workerData: { dataDir, settings },
       // The thread runs plain JavaScript: no TypeScript loader is needed (or wanted) there.
       execArgv: [],
     });

@@ -6,7 +6,12 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 
 const identity = (value) => value;
-const db = new PGlite(workerData.dataDir ?? undefined);
+// PostgreSQL settings after PGlite's own start parameters (pglite-settings.ts, settingsAsStartParams).
+const startParams = [
+  ...PGlite.defaultStartParams,
+  ...Object.entries(workerData.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
+];
+const db = new PGlite(workerData.dataDir ?? undefined, { startParams });
 
 /** The fields of a PostgreSQL error worth keeping across threads (a thrown Error loses them). */
 const ERROR_FIELDS = [

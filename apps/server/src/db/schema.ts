@@ -7,6 +7,7 @@ export * from '../modules/calibration/calibration.table';
 export * from '../modules/companies/companies.table';
 export * from '../modules/delivery/delivery.table';
 export * from '../modules/devices/devices.table';
+export * from '../modules/equipment/equipment.table';
 export * from '../modules/feedback/feedback.table';
 export * from '../modules/groups/groups.table';
 export * from '../modules/inventory/inventory.table';

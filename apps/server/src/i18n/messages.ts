@@ -5,6 +5,7 @@ import { auditLabels, auditMessages } from './catalogues/audit';
 import { billingLabels, billingMessages } from './catalogues/billing';
 import { calibrationLabels, calibrationMessages } from './catalogues/calibration';
 import { devicesLabels, devicesMessages } from './catalogues/devices';
+import { equipmentLabels, equipmentMessages, equipmentRouteLabels } from './catalogues/equipment';
 import { orgLabels, orgMessages } from './catalogues/org';
 import { profileLabels, profileMessages } from './catalogues/profile';
 import { signatureLabels, signatureMessages } from './catalogues/signature';
@@ -25,6 +26,7 @@ export const messages = {
   ...alarmsMessages,
   ...calibrationMessages,
   ...signatureMessages,
+  ...equipmentMessages,
   OK: { en: 'Success', cn: '操作成功' },
   LOGIN_EXPIRED: { en: 'Login expired, please log in again', cn: '登录已过期，请重新登录' },
   LOGIN_FAILED: { en: 'Account or password is incorrect', cn: '账号或密码错误' },
@@ -155,8 +157,8 @@ export const messages = {
 
 export type MessageKey = keyof typeof messages;
 
-/** Field labels used by validation messages, so that the message names the field as a user knows it. */
-export const fieldLabels: Record<string, Record<WireLanguage, string>> = {
+/** Labels of fields every area shares (paging, names, times, alarm rule fields). */
+export const sharedFieldLabels: Record<string, Record<WireLanguage, string>> = {
   account: { en: 'Account', cn: '账号' },
   password: { en: 'Password', cn: '密码' },
   type: { en: 'Login type', cn: '登录类型' },
@@ -220,16 +222,28 @@ export const fieldLabels: Record<string, Record<WireLanguage, string>> = {
   resolveType: { en: 'Resolve type', cn: '处理类型' },
   cause: { en: 'Cause', cn: '原因' },
   action: { en: 'Corrective action', cn: '处理措施' },
-  ...orgLabels,
-  ...accountLabels,
-  ...auditLabels,
-  ...devicesLabels,
-  ...billingLabels,
-  ...profileLabels,
-  ...alarmsLabels,
-  ...calibrationLabels,
-  ...signatureLabels,
 };
+
+/** Each area's own labels; a name may appear in two only with the same text (messages.test.ts). */
+export const areaFieldLabels = {
+  org: orgLabels,
+  account: accountLabels,
+  audit: auditLabels,
+  devices: devicesLabels,
+  billing: billingLabels,
+  profile: profileLabels,
+  alarms: alarmsLabels,
+  calibration: calibrationLabels,
+  signature: signatureLabels,
+  equipment: equipmentLabels,
+};
+
+/** Field labels used by validation messages, so that the message names the field as a user knows it. */
+export const fieldLabels: Record<string, Record<WireLanguage, string>> = Object.assign(
+  {},
+  sharedFieldLabels,
+  ...Object.values(areaFieldLabels),
+);
 
 export function translate(
   key: MessageKey,
@@ -242,12 +256,25 @@ export function translate(
   );
 }
 
-export function fieldLabel(path: string, language: WireLanguage): string {
-  // An array element (`channels.0`, `periods.1.start`) is named by its field, not its index.
-  const last =
-    path
-      .split('.')
-      .filter((part) => !/^\d+$/.test(part))
-      .pop() ?? path;
-  return fieldLabels[path]?.[language] ?? fieldLabels[last]?.[language] ?? path;
+/**
+ * Labels that hold for one call only (by its route path), for a field name that means something
+ * else elsewhere. Looked up before the shared labels.
+ */
+export const routeFieldLabels: Record<string, Record<string, Record<WireLanguage, string>>> = {
+  ...equipmentRouteLabels,
+};
+
+export function fieldLabel(path: string, language: WireLanguage, route?: string): string {
+  // An array element (`channels.0`, `attributes.1.name`) is named by its field, not its index:
+  // `attributes.name` first, then `name`.
+  const parts = path.split('.').filter((part) => !/^\d+$/.test(part));
+  const candidates = [path, parts.join('.'), parts.at(-1) ?? path];
+  const scoped = route ? routeFieldLabels[route] : undefined;
+  for (const labels of [scoped, fieldLabels]) {
+    for (const candidate of candidates) {
+      const label = labels?.[candidate]?.[language];
+      if (label) return label;
+    }
+  }
+  return path;
 }

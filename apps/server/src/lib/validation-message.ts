@@ -13,9 +13,9 @@ export interface ValidationIssue {
  * Turns the first validation issue into one sentence that names the field in the user's language
  * (spec section 5 rules carry their own sentence as `rule.*`).
  */
-export function validationMessage(issue: ValidationIssue, language: WireLanguage): string {
+export function validationMessage(issue: ValidationIssue, language: WireLanguage, route?: string): string {
   const path = issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || 'body';
-  const field = fieldLabel(path, language);
+  const field = fieldLabel(path, language, route);
   const p = issue.params;
   if (issue.message && issue.message in messages && issue.message.startsWith('rule.')) {
     return translate(issue.message as MessageKey, language, { field });

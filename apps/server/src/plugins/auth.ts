@@ -1,5 +1,5 @@
 import { toWireLanguage, type WireLanguage } from '@coldchain/contract';
-import { and, eq, gt } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/client';
 import type { MessageKey } from '../i18n/messages';
@@ -7,11 +7,18 @@ import { AppError } from '../lib/app-error';
 import { idFromWire } from '../lib/ids';
 import { hashToken } from '../lib/tokens';
 import type { Actor } from '../modules/audit/audit.service';
+import { AuthCache, type AuthCacheOptions } from '../modules/auth/auth-cache';
+import { authChanges } from '../modules/auth/auth-changes';
+import { type PgAuthRelay, startAuthRelay } from '../modules/auth/auth-relay';
+import {
+  type CallerMembership,
+  callerDependsOn,
+  loadSessionCaller,
+  type SessionCaller,
+} from '../modules/auth/session-caller';
 import { PASSWORD_CHANGE_CALLS } from '../modules/auth/session-scope';
-import { companies, companyMembers } from '../modules/companies/companies.table';
-import { loadMemberAccess } from '../modules/org/access';
-import { rememberLanguage } from '../modules/users/user-language';
-import { sessions, users } from '../modules/users/users.table';
+import { headerLanguage, rememberLanguage } from '../modules/users/user-language';
+import { sessions } from '../modules/users/users.table';
 
 /** Who is calling, established from the verified token and membership, never from the body. */
 export interface Auth {
@@ -43,6 +50,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** `METHOD /api/...` -> what the route requires; filled by `recordRoutePermissions`. */
     routePermissions: ReadonlyMap<string, RoutePermission>;
+    /** Callers by token hash, dropped on every change reported to modules/auth/auth-changes.ts. */
+    callerCache: CallerCache;
   }
   interface FastifyContextConfig {
     /** The route needs no login (login itself, client configuration, health). */
@@ -53,6 +62,21 @@ declare module 'fastify' {
 /** Sliding expiry is written at most once a minute, so a busy console does not write on every call. */
 const TOUCH_INTERVAL_MS = 60_000;
 
+/** The cache of callers by token hash (modules/auth/auth-cache.ts, docs/decisions.md "Caller cache"). */
+export type CallerCache = AuthCache<SessionCaller>;
+
+export function createCallerCache(
+  options: Omit<AuthCacheOptions, 'bus'> = CALLER_CACHE_DEFAULTS,
+): CallerCache {
+  return new AuthCache(callerDependsOn, options);
+}
+
+/**
+ * A change applies at once in this process and, on PostgreSQL, in the others through LISTEN/NOTIFY
+ * (modules/auth/auth-relay.ts). Five seconds bounds the staleness when a notification is lost.
+ */
+export const CALLER_CACHE_DEFAULTS = { ttlMs: 5_000, settleMs: 2_000 };
+
 export async function resolveAuth(
   db: Db,
   token: string | undefined,
@@ -60,58 +84,78 @@ export async function resolveAuth(
   sessionIdleMs: number,
   /** The raw `language` header: when it differs from the user's stored language, it is stored. */
   languageHeader?: string,
+  /** Without one (the live socket's binding), the caller is read from the database. */
+  cache?: CallerCache,
 ): Promise<Auth> {
   if (!token) throw new AppError('LOGIN_EXPIRED');
-  const now = new Date();
-  const [row] = await db
-    .select({ session: sessions, user: users })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.tokenHash, hashToken(token)), gt(sessions.expiresAt, now)))
-    .limit(1);
-  if (!row || row.user.disabled) throw new AppError('LOGIN_EXPIRED');
+  const now = Date.now();
+  const tokenHash = hashToken(token);
+  const load = () => loadSessionCaller(db, tokenHash, now);
+  const caller = cache ? await cache.get(tokenHash, load) : await load();
+  if (!caller || caller.disabled || caller.expiresAt <= now) {
+    if (caller) cache?.forget(tokenHash);
+    throw new AppError('LOGIN_EXPIRED');
+  }
+  await touchSession(db, caller, now, sessionIdleMs);
+  const language = headerLanguage(languageHeader);
+  if (language !== null && language !== caller.language) {
+    await rememberLanguage(db, caller.userId, caller.language, languageHeader);
+    caller.language = language;
+  }
+  return authIn(caller, companyHeader);
+}
 
-  if (now.getTime() - row.session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
+/**
+ * Slides the session's expiry, in the database at most once a minute: a restart loses at most
+ * that minute of sliding, never the session. The cached caller is updated with it.
+ */
+async function touchSession(db: Db, caller: SessionCaller, now: number, sessionIdleMs: number) {
+  if (now - caller.lastSeenAt <= TOUCH_INTERVAL_MS) return;
+  const lastSeenAt = caller.lastSeenAt;
+  // Concurrent requests of the session see the touch as done and do not write it again.
+  caller.lastSeenAt = now;
+  try {
     await db
       .update(sessions)
-      .set({ lastSeenAt: now, expiresAt: new Date(now.getTime() + sessionIdleMs) })
-      .where(eq(sessions.id, row.session.id));
+      .set({ lastSeenAt: new Date(now), expiresAt: new Date(now + sessionIdleMs) })
+      .where(eq(sessions.id, caller.sessionId));
+  } catch (error) {
+    caller.lastSeenAt = lastSeenAt;
+    throw error;
   }
+  caller.expiresAt = now + sessionIdleMs;
+}
 
-  await rememberLanguage(db, row.user.id, row.user.language, languageHeader);
-
-  const memberships = await db
-    .select({ member: companyMembers, services: companies.services })
-    .from(companyMembers)
-    .innerJoin(companies, eq(companies.id, companyMembers.companyId))
-    .where(eq(companyMembers.userId, row.user.id));
-
-  let membership: (typeof memberships)[number] | undefined;
+/** The request's view of a caller: the company the header names (it must be theirs), else the last used one. */
+function authIn(caller: SessionCaller, companyHeader: string | undefined): Auth {
+  let membership: CallerMembership | undefined;
   if (companyHeader !== undefined && companyHeader !== '') {
     const wanted = idFromWire(companyHeader);
-    membership = memberships.find((m) => m.member.companyId === wanted);
+    membership = caller.memberships.find((m) => m.companyId === wanted);
     // A foreign company id gets "no permission", never foreign data (API.md).
     if (!membership) throw new AppError('NO_PERMISSION');
   } else {
-    membership = memberships.find((m) => m.member.companyId === row.user.lastCompanyId) ?? memberships[0];
+    membership =
+      caller.memberships.find((m) => m.companyId === caller.lastCompanyId) ?? caller.memberships[0];
   }
-
-  const access = membership ? await loadMemberAccess(db, membership.member) : null;
+  const access = membership?.access;
   return {
-    userId: row.user.id,
-    sessionId: row.session.id,
-    companyId: membership?.member.companyId ?? null,
-    isAdmin: membership?.member.isAdmin ?? false,
-    legalPerson: membership?.member.legalPerson ?? false,
+    userId: caller.userId,
+    sessionId: caller.sessionId,
+    companyId: membership?.companyId ?? null,
+    isAdmin: membership?.isAdmin ?? false,
+    legalPerson: membership?.legalPerson ?? false,
     departmentId: access?.departmentId ?? null,
     scopePath: access?.scopePath ?? null,
     roleId: access?.roleId ?? null,
     isDepartmentAdmin: access?.isDepartmentAdmin ?? false,
-    authTags: access?.authTags ?? new Set(),
-    serviceTags: new Set(membership?.services ?? []),
-    passwordChangeOnly: row.session.scope === 'passwordChange',
+    authTags: access?.authTags ?? NO_TAGS,
+    serviceTags: membership?.serviceTags ?? NO_TAGS,
+    passwordChangeOnly: caller.passwordChangeOnly,
   };
 }
+
+const NO_TAGS: ReadonlySet<string> = new Set();
 
 function header(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name.toLowerCase()];
@@ -124,6 +168,19 @@ function header(request: FastifyRequest, name: string): string | undefined {
  * `companyId`, when sent, must be one of the caller's companies.
  */
 export function registerAuth(app: FastifyInstance, db: Db, sessionIdleMs: number) {
+  const callers = createCallerCache();
+  app.decorate('callerCache', callers);
+  let relay: PgAuthRelay | null = null;
+  app.addHook('onReady', async () => {
+    relay = await startAuthRelay(app.database, authChanges, app.log);
+  });
+  app.addHook('onClose', async () => {
+    callers.close();
+    if (relay) {
+      authChanges.dropRelay(relay);
+      await relay.close();
+    }
+  });
   app.decorateRequest('language', 'en');
   app.decorateRequest('auth', null as unknown as Auth);
   app.addHook('onRequest', async (request) => {
@@ -138,6 +195,7 @@ export function registerAuth(app: FastifyInstance, db: Db, sessionIdleMs: number
       header(request, 'companyId'),
       sessionIdleMs,
       header(request, 'language'),
+      callers,
     );
     if (request.auth.passwordChangeOnly && !PASSWORD_CHANGE_CALLS.has(url)) {
       throw new AppError('PASSWORD_CHANGE_FIRST');

@@ -41,7 +41,7 @@ export function registerErrorHandling(app: FastifyInstance) {
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const [first] = error.validation;
-      return send(reply, 200, MsgCode.Failed, validationMessage(first!, language));
+      return send(reply, 200, MsgCode.Failed, validationMessage(first!, language, request.routeOptions.url));
     }
     const fault = error.code ? transportFaults[error.code] : undefined;
     if (fault && device) return reply.status(fault.status).send({ error: translate(fault.key, 'en') });

@@ -14,6 +14,7 @@ import {
   FeedbackButton,
   FullscreenToggle,
   HelpLink,
+  MoreTools,
   NoticeBell,
 } from './HeaderTools';
 import { LiveAlarms } from './LiveAlarms';
@@ -109,12 +110,13 @@ export function AppLayout() {
           </button>
           <Breadcrumb data-testid="breadcrumb" className="cc-breadcrumb" items={crumbs} />
           <div className="cc-header-tools">
-            <FullscreenToggle />
+            {!mobile && <FullscreenToggle />}
             <CompanySelect />
-            <FeedbackButton onOpen={() => setFeedbackOpen(true)} />
+            {!mobile && <FeedbackButton onOpen={() => setFeedbackOpen(true)} />}
             <DataScreenShortcut />
             <NoticeBell onOpen={openNotices} />
-            <HelpLink />
+            {!mobile && <HelpLink />}
+            {mobile && <MoreTools onFeedback={() => setFeedbackOpen(true)} />}
             <UserMenu />
           </div>
         </Layout.Header>

@@ -1,6 +1,7 @@
 import {
   BellOutlined,
   DesktopOutlined,
+  EllipsisOutlined,
   FullscreenExitOutlined,
   FullscreenOutlined,
   MessageOutlined,
@@ -8,7 +9,7 @@ import {
 } from '@ant-design/icons';
 import { formatUnreadCount, Limits } from '@coldchain/contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { Badge, Select, Tooltip } from 'antd';
+import { Badge, Dropdown, type MenuProps, Select, Tooltip } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -28,7 +29,7 @@ import { LOOP_VALUE, readCompanyLoop, useCompanyLoop, writeCompanyLoop } from '.
 export const DATA_VIEW_TAG = 'data:view';
 
 /** Spec section 2: warn when the browser has no Fullscreen API instead of failing silently. */
-export function FullscreenToggle() {
+function useFullscreen() {
   const { t } = useTranslation();
   const notify = useNotify();
   const [active, setActive] = useState(false);
@@ -48,12 +49,73 @@ export function FullscreenToggle() {
     if (document.fullscreenElement) void document.exitFullscreen();
     else void document.documentElement.requestFullscreen();
   };
+  return { active, toggle };
+}
+
+export function FullscreenToggle() {
+  const { t } = useTranslation();
+  const { active, toggle } = useFullscreen();
   return (
     <Tooltip title={t('layout.fullscreen')}>
-      <button type="button" className="cc-header-button" data-testid="fullscreen-toggle" onClick={toggle}>
+      <button
+        type="button"
+        className="cc-header-button"
+        data-testid="fullscreen-toggle"
+        aria-label={t('layout.fullscreen')}
+        onClick={toggle}
+      >
         {active ? <FullscreenExitOutlined /> : <FullscreenOutlined />}
       </button>
     </Tooltip>
+  );
+}
+
+/**
+ * Below 992 px the header has room for the company, the data screen, the bell and the user menu
+ * only (issue 20: at 390 px it was 509 px wide); full screen, feedback and help fold into this menu.
+ */
+export function MoreTools({ onFeedback }: { onFeedback: () => void }) {
+  const { t } = useTranslation();
+  const { toggle } = useFullscreen();
+  const { data: config } = useClientConfig();
+  const items: MenuProps['items'] = [
+    {
+      key: 'fullscreen',
+      icon: <FullscreenOutlined />,
+      label: <span data-testid="more-fullscreen">{t('layout.fullscreen')}</span>,
+      onClick: toggle,
+    },
+    {
+      key: 'feedback',
+      icon: <MessageOutlined />,
+      label: <span data-testid="more-feedback">{t('layout.feedback')}</span>,
+      onClick: onFeedback,
+    },
+    ...(config?.helpUrl
+      ? [
+          {
+            key: 'help',
+            icon: <QuestionCircleOutlined />,
+            label: (
+              <a href={config.helpUrl} target="_blank" rel="noopener noreferrer" data-testid="more-help">
+                {t('layout.help')}
+              </a>
+            ),
+          },
+        ]
+      : []),
+  ];
+  return (
+    <Dropdown menu={{ items }} trigger={['click']} placement="bottomRight">
+      <button
+        type="button"
+        className="cc-header-button"
+        data-testid="more-tools"
+        aria-label={t('layout.more')}
+      >
+        <EllipsisOutlined />
+      </button>
+    </Dropdown>
   );
 }
 
@@ -91,7 +153,7 @@ export function CompanySelect() {
     <Select
       data-testid="company-select"
       aria-label={t('layout.company')}
-      style={{ minWidth: 160, maxWidth: 260 }}
+      className="cc-company-select"
       loading={switching}
       value={looping && canLoop ? LOOP_VALUE : current ? companyId : undefined}
       options={
@@ -139,6 +201,7 @@ export function DataScreenShortcut() {
         type="button"
         className="cc-header-button"
         data-testid="data-screen"
+        aria-label={t('layout.dataScreen')}
         onClick={() => void open()}
       >
         <DesktopOutlined />
@@ -153,7 +216,13 @@ export function NoticeBell({ onOpen }: { onOpen: () => void }) {
   const count = data?.count ?? 0;
   return (
     <Tooltip title={t('layout.notices')}>
-      <button type="button" className="cc-header-button" data-testid="notice-bell" onClick={onOpen}>
+      <button
+        type="button"
+        className="cc-header-button"
+        data-testid="notice-bell"
+        aria-label={count > 0 ? t('layout.noticesUnread', { count }) : t('layout.notices')}
+        onClick={onOpen}
+      >
         <Badge count={count > 0 ? formatUnreadCount(count) : 0} size="small">
           <BellOutlined style={{ fontSize: 16 }} />
         </Badge>
@@ -166,7 +235,13 @@ export function FeedbackButton({ onOpen }: { onOpen: () => void }) {
   const { t } = useTranslation();
   return (
     <Tooltip title={t('layout.feedback')}>
-      <button type="button" className="cc-header-button" data-testid="feedback-open" onClick={onOpen}>
+      <button
+        type="button"
+        className="cc-header-button"
+        data-testid="feedback-open"
+        aria-label={t('layout.feedback')}
+        onClick={onOpen}
+      >
         <MessageOutlined />
       </button>
     </Tooltip>

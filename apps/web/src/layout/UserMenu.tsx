@@ -72,9 +72,15 @@ export function UserMenu() {
 
   return (
     <Dropdown menu={{ items }} trigger={['click']} placement="bottomRight">
-      <button type="button" className="cc-header-button" data-testid="user-menu" title={user?.relName}>
-        <Avatar size="small" src={user?.headImg || undefined} icon={<UserOutlined />} />
-        <span>{cutUserName(user?.relName ?? '')}</span>
+      <button
+        type="button"
+        className="cc-header-button"
+        data-testid="user-menu"
+        title={user?.relName}
+        aria-label={t('layout.userMenu', { name: user?.relName ?? '' })}
+      >
+        <Avatar size="small" src={user?.headImg || undefined} icon={<UserOutlined />} alt="" />
+        <span className="cc-user-name">{cutUserName(user?.relName ?? '')}</span>
         <DownOutlined style={{ fontSize: 10 }} />
       </button>
     </Dropdown>

@@ -1,26 +1,73 @@
 import { type MenuEntry, MenuType } from '@coldchain/contract';
-import { Spin } from 'antd';
 import type { ReactElement } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
-import { AppLayout } from '../layout/AppLayout';
 import { flattenMenus } from '../layout/menu-model';
-import ForgetPage from '../pages/account/ForgetPage';
-import QrConfirmPage from '../pages/account/QrConfirmPage';
-import RegisterPage from '../pages/account/RegisterPage';
-import UpdatePasswordPage from '../pages/account/UpdatePasswordPage';
-import { PublicComingSoonPage } from '../pages/coming-soon';
-import HomePage from '../pages/home';
 import LoginPage from '../pages/login';
-import NotFoundPage from '../pages/not-found';
-import AddTeamPage from '../pages/org/add-team';
-import InvitePage from '../pages/org/invite';
-import { useAccessToken, usePowers } from '../session/queries';
+import { useAccessToken, usePowers, usePrefetchUserInfo } from '../session/queries';
+import { Loading, lazyScreen, lazyTopScreen, ScreenLoading } from './lazy-screen';
 import { PageFor } from './page-registry';
 import { RequestBridge, ScrollToTop } from './RequestBridge';
-import { RequireAuth } from './RequireAuth';
+import { ShellNotices } from './ShellNotices';
+
+/*
+ * Only the login page is in the entry bundle, drawn without antd: it is the first screen of most
+ * visits. Every other screen, the layout included, loads on first visit (lazy-screen.tsx).
+ */
+const loadHome = () => import('../pages/home');
+const HomePage = lazyScreen(loadHome);
+
+/** The route guard and the layout, one chunk; /home's page starts loading beside it, not after it. */
+const ConsoleScreen = lazyTopScreen(() => {
+  if (window.location.pathname === '/home') void loadHome();
+  return Promise.all([import('./RequireAuth'), import('../layout/AppLayout')]).then(([guard, layout]) => ({
+    default: function ConsoleScreen() {
+      return (
+        <guard.RequireAuth>
+          <layout.AppLayout />
+        </guard.RequireAuth>
+      );
+    },
+  }));
+});
+const QrConfirmScreen = lazyTopScreen(() =>
+  Promise.all([import('./RequireAuth'), import('../pages/account/QrConfirmPage')]).then(([guard, page]) => ({
+    default: function QrConfirmScreen() {
+      return (
+        <guard.RequireAuth>
+          <page.default />
+        </guard.RequireAuth>
+      );
+    },
+  })),
+);
+const NotFoundPage = lazyTopScreen(() => import('../pages/not-found'));
+const InvitePage = lazyTopScreen(() => import('../pages/org/invite'));
+const AddTeamPage = lazyTopScreen(() => import('../pages/org/add-team'));
+const RegisterPage = lazyTopScreen(() => import('../pages/account/RegisterPage'));
+const ForgetPage = lazyTopScreen(() => import('../pages/account/ForgetPage'));
+const UpdatePasswordPage = lazyTopScreen(() => import('../pages/account/UpdatePasswordPage'));
+const PublicComingSoonPage = lazyTopScreen(() =>
+  import('../pages/coming-soon').then((m) => ({ default: m.PublicComingSoonPage })),
+);
 
 /** Public routes of spec section 2 that later issues fill in. */
 const PUBLIC_COMING_SOON = ['screen', 'screen2'];
+
+/**
+ * Screens outside the layout, which do not show the user: a token there may be a renewal token
+ * (/updatePassword) or a phone's (/qrConfirm), so the user is not asked for on their behalf.
+ */
+const SCREENS_WITHOUT_USER = new Set([
+  '/login',
+  '/404',
+  '/invite',
+  '/addTeam',
+  '/register',
+  '/forget',
+  '/updatePassword',
+  '/qrConfirm',
+  ...PUBLIC_COMING_SOON.map((name) => `/${name}`),
+]);
 
 /**
  * Routes built from the server's menus: pages (shown or hidden) render their screen, directories
@@ -55,7 +102,7 @@ function UnknownPath() {
   const powers = usePowers();
   const { pathname } = useLocation();
   const known = flattenMenus(powers.data?.menus ?? []).some((entry) => entry.url === pathname);
-  if ((token && powers.isPending) || known) return <Spin />;
+  if ((token && powers.isPending) || known) return <ScreenLoading />;
   return <Navigate to="/404" replace />;
 }
 
@@ -63,46 +110,46 @@ export function AppRoutes() {
   // The route table follows the cached powers: it is rebuilt after login and a company
   // switch, and emptied when logout drops the session queries.
   const menus = usePowers().data?.menus ?? [];
+  usePrefetchUserInfo(!SCREENS_WITHOUT_USER.has(useLocation().pathname));
   return (
     <>
       <RequestBridge />
       <ScrollToTop />
-      <Routes>
-        <Route path="/login" element={<LoginPage />} />
-        <Route path="/404" element={<NotFoundPage />} />
-        <Route path="/invite" element={<InvitePage />} />
-        <Route path="/addTeam" element={<AddTeamPage />} />
-        <Route path="/register" element={<RegisterPage />} />
-        <Route path="/forget" element={<ForgetPage />} />
-        <Route path="/updatePassword" element={<UpdatePasswordPage />} />
-        <Route
-          path="/qrConfirm"
-          element={
-            <RequireAuth>
-              <QrConfirmPage />
-            </RequireAuth>
-          }
-        />
-        {PUBLIC_COMING_SOON.map((name) => (
-          <Route
-            key={name}
-            path={`/${name}`}
-            element={<PublicComingSoonPage titleKey={`common.publicPage.${name}`} />}
-          />
-        ))}
-        <Route path="/" element={<Navigate to="/home" replace />} />
-        <Route
-          element={
-            <RequireAuth>
-              <AppLayout />
-            </RequireAuth>
-          }
-        >
-          <Route path="/home" element={<HomePage />} />
-          {permissionRoutes(menus)}
-          <Route path="*" element={<UnknownPath />} />
-        </Route>
-      </Routes>
+      <ShellNotices />
+      {/* Public screens and the layout wait here for their chunk; pages inside the layout wait
+          inside it, so the sidebar stays while one loads. */}
+      <Loading>
+        <Routes>
+          <Route path="/login" element={<LoginPage />} />
+          <Route path="/404" element={<NotFoundPage />} />
+          <Route path="/invite" element={<InvitePage />} />
+          <Route path="/addTeam" element={<AddTeamPage />} />
+          <Route path="/register" element={<RegisterPage />} />
+          <Route path="/forget" element={<ForgetPage />} />
+          <Route path="/updatePassword" element={<UpdatePasswordPage />} />
+          <Route path="/qrConfirm" element={<QrConfirmScreen />} />
+          {PUBLIC_COMING_SOON.map((name) => (
+            <Route
+              key={name}
+              path={`/${name}`}
+              element={<PublicComingSoonPage titleKey={`common.publicPage.${name}`} />}
+            />
+          ))}
+          <Route path="/" element={<Navigate to="/home" replace />} />
+          <Route element={<ConsoleScreen />}>
+            <Route
+              path="/home"
+              element={
+                <Loading>
+                  <HomePage />
+                </Loading>
+              }
+            />
+            {permissionRoutes(menus)}
+            <Route path="*" element={<UnknownPath />} />
+          </Route>
+        </Routes>
+      </Loading>
     </>
   );
 }

@@ -3,13 +3,12 @@ import { useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { configureRequest } from '../api/request';
 import { QueryKey } from '../session/queries';
-import { useNotify } from './notify';
+import { showNotice } from './notices';
 
 /** Hands the router, the toasts and the query cache to the request wrapper, which lives outside React. */
 export function RequestBridge() {
   const navigate = useNavigate();
   const location = useLocation();
-  const notify = useNotify();
   const queryClient = useQueryClient();
   const here = useRef('');
   here.current = location.pathname + location.search;
@@ -17,12 +16,12 @@ export function RequestBridge() {
   useEffect(() => {
     configureRequest({
       navigate: (to) => navigate(to),
-      notify,
+      notify: showNotice,
       currentPath: () => here.current,
       onSessionEnded: () => queryClient.removeQueries({ queryKey: ['session'] }),
       onLoggedOn: () => void queryClient.invalidateQueries({ queryKey: QueryKey.userInfo }),
     });
-  }, [navigate, notify, queryClient]);
+  }, [navigate, queryClient]);
   return null;
 }
 

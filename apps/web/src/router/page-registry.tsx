@@ -1,46 +1,48 @@
-import { Spin } from 'antd';
-import { type ComponentType, lazy, Suspense } from 'react';
-import { ComingSoonPage } from '../pages/coming-soon';
+import type { ComponentType } from 'react';
+import { Loading, lazyScreen } from './lazy-screen';
+
+const ComingSoonPage = lazyScreen(() =>
+  import('../pages/coming-soon').then((module) => ({ default: module.ComingSoonPage })),
+);
 
 /**
  * Route name (spec section 2) -> screen. Pages load on first visit, so ECharts and the other
- * page code stay out of the bundle that renders the login and the layout.
+ * page code stay out of the bundle that renders the login and the layout (lazy-screen.tsx).
  */
 const PAGES: Record<string, ComponentType> = {
-  monitoringDevice: lazy(() => import('../pages/devices')),
-  monitoringDeviceDetail: lazy(() => import('../pages/devices/detail')),
-  monitoringDevicePay: lazy(() => import('../pages/billing/pay')),
-  monitoringDeviceRecovery: lazy(() => import('../pages/billing/recovery')),
-  mapMode: lazy(() => import('../pages/map')),
-  openInterface: lazy(() => import('../pages/open-interface')),
-  groupingMode: lazy(() => import('../pages/groups')),
-  alarmInfo: lazy(() => import('../pages/alarms')),
-  alarmDetail: lazy(() => import('../pages/alarms/detail')),
+  monitoringDevice: lazyScreen(() => import('../pages/devices')),
+  monitoringDeviceDetail: lazyScreen(() => import('../pages/devices/detail')),
+  monitoringDevicePay: lazyScreen(() => import('../pages/billing/pay')),
+  monitoringDeviceRecovery: lazyScreen(() => import('../pages/billing/recovery')),
+  mapMode: lazyScreen(() => import('../pages/map')),
+  equipment: lazyScreen(() => import('../pages/equipment')),
+  equipmentType: lazyScreen(() => import('../pages/equipment/type')),
+  equipmentDetail: lazyScreen(() => import('../pages/equipment/detail')),
+  patrolInfo: lazyScreen(() => import('../pages/equipment/patrol')),
+  openInterface: lazyScreen(() => import('../pages/open-interface')),
+  groupingMode: lazyScreen(() => import('../pages/groups')),
+  alarmInfo: lazyScreen(() => import('../pages/alarms')),
+  alarmDetail: lazyScreen(() => import('../pages/alarms/detail')),
   // The same record opened from a monitor's detail; the menu highlights the monitors instead.
-  deviceAlarmDetail: lazy(() => import('../pages/alarms/detail')),
-  alarmSetting: lazy(() => import('../pages/alarms/setting')),
-  loginLog: lazy(() => import('../pages/audit/login-log')),
-  operationLog: lazy(() => import('../pages/audit/operation-log')),
-  auditChain: lazy(() => import('../pages/audit/chain')),
-  organization: lazy(() => import('../pages/org/organization')),
-  departmentDetail: lazy(() => import('../pages/org/department-detail')),
-  myDepartmentDetail: lazy(() => import('../pages/org/department-detail')),
-  addSector: lazy(() => import('../pages/org/add-sector')),
-  myDepartment: lazy(() => import('../pages/org/my-department')),
-  roleManagement: lazy(() => import('../pages/org/roles')),
-  orgRoleManagement: lazy(() => import('../pages/org/roles/org-roles')),
-  personnelManagement: lazy(() => import('../pages/org/personnel')),
-  personalCenter: lazy(() => import('../pages/personal-center')),
-  sectorPersonnelManagement: lazy(() => import('../pages/org/personnel/sector')),
+  deviceAlarmDetail: lazyScreen(() => import('../pages/alarms/detail')),
+  alarmSetting: lazyScreen(() => import('../pages/alarms/setting')),
+  loginLog: lazyScreen(() => import('../pages/audit/login-log')),
+  operationLog: lazyScreen(() => import('../pages/audit/operation-log')),
+  auditChain: lazyScreen(() => import('../pages/audit/chain')),
+  organization: lazyScreen(() => import('../pages/org/organization')),
+  departmentDetail: lazyScreen(() => import('../pages/org/department-detail')),
+  myDepartmentDetail: lazyScreen(() => import('../pages/org/department-detail')),
+  addSector: lazyScreen(() => import('../pages/org/add-sector')),
+  myDepartment: lazyScreen(() => import('../pages/org/my-department')),
+  roleManagement: lazyScreen(() => import('../pages/org/roles')),
+  orgRoleManagement: lazyScreen(() => import('../pages/org/roles/org-roles')),
+  personnelManagement: lazyScreen(() => import('../pages/org/personnel')),
+  personalCenter: lazyScreen(() => import('../pages/personal-center')),
+  sectorPersonnelManagement: lazyScreen(() => import('../pages/org/personnel/sector')),
 };
 
 /** The screen of a menu entry, or the coming-soon page while its issue is open. */
 export function PageFor({ name, titleKey }: { name: string; titleKey: string }) {
   const Page = PAGES[name];
-  if (!Page) return <ComingSoonPage titleKey={titleKey} />;
-  return (
-    <Suspense fallback={<Spin />}>
-      <Page />
-    </Suspense>
-  );
+  return <Loading>{Page ? <Page /> : <ComingSoonPage titleKey={titleKey} />}</Loading>;
 }

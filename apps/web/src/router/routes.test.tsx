@@ -20,11 +20,39 @@ describe('routes (spec sections 2 and 8)', () => {
     localStorage.setItem('accessToken', 't');
     stubServer();
     renderApp('/');
-    expect(await screen.findByTestId('page-title')).toHaveTextContent('Home');
+    // The first screen a file draws pays for antd's styles being generated: slow on a busy host.
+    expect(await screen.findByTestId('page-title', {}, { timeout: 10_000 })).toHaveTextContent('Home');
     expect(currentLocation.path).toBe('/home');
     expect(screen.getByTestId('breadcrumb')).toHaveTextContent('Home');
     expect(await screen.findByText('Welcome, Demo Admin')).toBeInTheDocument();
     expect(await screen.findByText('Current company: Demo Cold Chain')).toBeInTheDocument();
+  });
+
+  it('/home asks the server for the powers and the user once, however many parts of the screen read them', async () => {
+    localStorage.setItem('accessToken', 't');
+    const server = stubServer();
+    renderApp('/home');
+    expect(await screen.findByText('Welcome, Demo Admin')).toBeInTheDocument();
+    await screen.findByText('Current company: Demo Cold Chain');
+    // Late readers (the chart card, the sidebar's badges) mount after the first answers came back.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const calls = calledPaths(server);
+    expect(calls.filter((path) => path === '/api/index/getUserPowers')).toHaveLength(1);
+    expect(calls.filter((path) => path === '/api/user/userInfo')).toHaveLength(1);
+  });
+
+  it('logging in through the form reaches /home with one call for the powers', async () => {
+    const server = stubServer();
+    renderApp('/login');
+    await userEvent.type(await screen.findByTestId('login-account'), 'demo@example.com');
+    await userEvent.type(screen.getByTestId('login-password'), 'Demo1234');
+    await userEvent.click(screen.getByTestId('login-submit'));
+    expect(await screen.findByText('Welcome, Demo Admin', {}, { timeout: 8_000 })).toBeInTheDocument();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const calls = calledPaths(server);
+    expect(calls.filter((path) => path === '/api/index/getUserPowers')).toHaveLength(1);
+    // The login itself loaded the user; the screens reuse that answer.
+    expect(calls.filter((path) => path === '/api/user/userInfo')).toHaveLength(1);
   });
 
   it('an unknown path goes to /404, whose button leads home', async () => {

@@ -1,5 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
-import { useSyncExternalStore } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useSyncExternalStore } from 'react';
 import {
   fetchClientConfig,
   fetchUnreadNotices,
@@ -20,6 +20,16 @@ export const QueryKey = {
 
 export const NOTICE_POLL_MS = 60_000;
 
+/**
+ * The user, the powers and the companies are read by many parts of a screen (the route table, the
+ * guard, the layout, each button's rights); those that mount after the first answer came back
+ * would each ask again if the answer went stale at once (getUserPowers was sent three times per
+ * page load). Whatever changes them here refreshes them explicitly (login, company switch, profile
+ * and role edits invalidate ['session']); a change made by someone else shows within a minute, on
+ * the next screen that reads them.
+ */
+export const SESSION_STALE_MS = 60_000;
+
 export function useAccessToken(): string | null {
   return useSyncExternalStore(subscribeSession, getAccessToken);
 }
@@ -30,7 +40,34 @@ export function useCompanyId(): string | null {
 
 export function useUserInfo() {
   const token = useAccessToken();
-  return useQuery({ queryKey: QueryKey.userInfo, queryFn: fetchUserInfo, enabled: !!token, retry: false });
+  return useQuery({
+    queryKey: QueryKey.userInfo,
+    queryFn: fetchUserInfo,
+    enabled: !!token,
+    retry: false,
+    staleTime: SESSION_STALE_MS,
+  });
+}
+
+/**
+ * A page load with a session asks for the user at once, beside the powers, so the answer the route
+ * guard waits for (RequireAuth) travels while the layout's chunks download, not after them.
+ * Logging in loads the user itself (session/actions.ts), so only a session present when the page
+ * loads is asked for here.
+ */
+export function usePrefetchUserInfo(wanted: boolean): void {
+  const queryClient = useQueryClient();
+  // Only the screen the page loaded on decides: a later navigation is not a page load.
+  const wantedAtLoad = useRef(wanted);
+  useEffect(() => {
+    if (!wantedAtLoad.current || !getAccessToken()) return;
+    void queryClient.prefetchQuery({
+      queryKey: QueryKey.userInfo,
+      queryFn: fetchUserInfo,
+      retry: false,
+      staleTime: SESSION_STALE_MS,
+    });
+  }, [queryClient]);
 }
 
 export function usePowers() {
@@ -44,6 +81,7 @@ export function usePowers() {
     },
     enabled: !!token,
     retry: false,
+    staleTime: SESSION_STALE_MS,
   });
 }
 
@@ -54,6 +92,7 @@ export function useCompanies() {
     queryFn: fetchUserCompanies,
     enabled: !!token,
     retry: false,
+    staleTime: SESSION_STALE_MS,
   });
 }
 

@@ -81,8 +81,16 @@ export function stubServer(options: FakeServerOptions = {}) {
       deviceStates: {},
       alarmsToday: 0,
       pendingAlarms: 0,
+      equipmentStates: null,
     }),
     '/api/userOrganize/indexChartForStatistics': () => ({ days: [] }),
+    // Equipment screens (pages/equipment): empty lists until a test gives its own.
+    '/api/equipmentType/pageTypes': () => ({ list: [], total: 0, pageNum: 1, pageSize: 20 }),
+    '/api/equipment/pageEquipment': () => ({ list: [], total: 0, pageNum: 1, pageSize: 20 }),
+    '/api/equipment/pageRecords': () => ({ list: [], total: 0, pageNum: 1, pageSize: 20 }),
+    '/api/equipment/pagePatrolPlans': () => ({ list: [], total: 0, pageNum: 1, pageSize: 20 }),
+    '/api/equipment/pagePatrolRounds': () => ({ list: [], total: 0, pageNum: 1, pageSize: 20 }),
+    '/api/equipment/sensorOptions': () => [],
   };
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const path = String(input);

@@ -3,7 +3,7 @@ import { cleanup, configure } from '@testing-library/react';
 import dayjs from 'dayjs';
 import { afterEach, beforeAll, vi } from 'vitest';
 import { forgetRecentChanges } from '../api/double-click-guard';
-import i18n from '../i18n';
+import i18n, { loadEveryCatalogue } from '../i18n';
 import { resetBrowserState } from './browser-state';
 import { FakeAudio, FakeWebSocket } from './fake-websocket';
 
@@ -33,6 +33,11 @@ class ResizeObserverStub {
 // Assigned, not stubbed: tests call vi.unstubAllGlobals() for their fake fetch.
 globalThis.ResizeObserver ??= ResizeObserverStub as unknown as typeof ResizeObserver;
 window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;
+// jsdom computes no pseudo-element styles: asked for one (antd measures `::-webkit-scrollbar` on
+// every dialog and scroll area), it reports "not implemented" through an Error and its stack, then
+// returns the element's own style anyway. Asking for the element's style directly skips the Error.
+const elementStyle = window.getComputedStyle.bind(window);
+window.getComputedStyle = (element: Element) => elementStyle(element);
 // The layout opens the live alarm socket and may play the alarm sound: neither leaves jsdom.
 globalThis.WebSocket = FakeWebSocket as unknown as typeof WebSocket;
 window.Audio = FakeAudio as unknown as typeof Audio;
@@ -51,5 +56,7 @@ afterEach(() => {
 beforeAll(async () => {
   resetBrowserState();
   dayjs.locale('en');
+  // Screens rendered without the router have no route to load their strings (i18n/index.ts).
+  await loadEveryCatalogue();
   await i18n.changeLanguage('en');
 });

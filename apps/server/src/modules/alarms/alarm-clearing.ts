@@ -1,12 +1,12 @@
 import { type AlarmClearing, type AlarmType, ResolveState, ValueAlarmTypes } from '@coldchain/contract';
-import { and, eq } from 'drizzle-orm';
-import type { Queryable } from '../../db/client';
-import { sensors } from '../devices/devices.table';
+import type { sensors } from '../devices/devices.table';
 import { clearBand } from './alarm-engine';
 import { fromReal, valueRuleOf } from './alarm-rules';
-import { type alarmRecords, alarmSettings } from './alarms.table';
+import type { alarmRecords, alarmSettings } from './alarms.table';
 
 type RecordRow = typeof alarmRecords.$inferSelect;
+type SettingRow = typeof alarmSettings.$inferSelect;
+type SensorRow = typeof sensors.$inferSelect;
 
 /** Types nothing ends but a person: no event or reading ever sets their end time. */
 const RESOLVE_ONLY: AlarmType[] = ['lowBattery', 'call'];
@@ -18,8 +18,13 @@ const RESOLVE_ONLY: AlarmType[] = ['lowBattery', 'call'];
  *
  * A value alarm whose setting is gone or disabled cannot be open: editing or deleting a setting
  * ends its open alarms (alarm-settings.service.ts), so that case answers null rather than a kind.
+ * `setting` and `sensor` are the alarm's own (read with it by the detail's statement), null when gone.
  */
-export async function clearingOf(db: Queryable, record: RecordRow): Promise<AlarmClearing | null> {
+export function clearingOf(
+  record: RecordRow,
+  setting: SettingRow | null,
+  sensor: SensorRow | null,
+): AlarmClearing | null {
   if (record.endTime !== null) return null;
   const type = record.alarmType as AlarmType;
   if (type === 'offline' || type === 'powerOff') return { kind: type };
@@ -29,21 +34,15 @@ export async function clearingOf(db: Queryable, record: RecordRow): Promise<Alar
     return settled ? null : { kind: 'resolveOnly' };
   }
   if (!(ValueAlarmTypes as readonly AlarmType[]).includes(type)) return null;
-  return valueClearing(db, record);
+  return valueClearing(record, setting, sensor);
 }
 
-async function valueClearing(db: Queryable, record: RecordRow): Promise<AlarmClearing | null> {
+function valueClearing(
+  record: RecordRow,
+  setting: SettingRow | null,
+  sensor: SensorRow | null,
+): AlarmClearing | null {
   if (record.settingId === null || record.sensorId === null) return null;
-  const [setting] = await db
-    .select()
-    .from(alarmSettings)
-    .where(and(eq(alarmSettings.companyId, record.companyId), eq(alarmSettings.id, record.settingId)))
-    .limit(1);
-  const [sensor] = await db
-    .select()
-    .from(sensors)
-    .where(and(eq(sensors.companyId, record.companyId), eq(sensors.id, record.sensorId)))
-    .limit(1);
   if (!setting?.enabled || !sensor) return null;
   // The same rule the engine judges this sensor's readings with, so the band is the one that clears.
   const rule = valueRuleOf(setting, sensor);

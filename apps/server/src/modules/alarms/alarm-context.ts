@@ -1,9 +1,10 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { queryRows, type Tx } from '../../db/client';
 import { decodeJsonRow, jsonRowOf } from '../../db/json-rows';
 import { pgArray } from '../../db/pg-array';
 import { plannedOnce } from '../../db/planned-once';
 import { devices, sensors } from '../devices/devices.table';
+import { sensorSilencedByEquipment } from '../equipment/equipment-suppression';
 import type { EngineState } from './alarm-engine';
 import type { OpenAlarm } from './alarm-sensor-evaluation';
 import type { DeviceInfo, SensorInfo, SettingRow } from './alarm-writer';
@@ -19,8 +20,28 @@ export interface EvaluationContext {
   settings: SettingRow[];
   devices: Map<number, DeviceInfo>;
   sensors: Map<number, SensorInfo>;
+  /** The device of each sensor in `sensors`. */
+  sensorDevices: Map<number, number>;
   states: Map<string, { deviceId: number; state: EngineState }>;
   open: Map<string, OpenAlarm>;
+  /** Per device, its enabled settings as `settingsSignature` writes them ('-': none). */
+  signatures: Map<number, string>;
+}
+
+/**
+ * A device's enabled settings as one text: the md5 of each setting's id, last change (to the
+ * microsecond) and everything the quiet pass judges by (type, sensor, limits), in id order. The
+ * quiet pass (alarm-quiet-pass.ts) compares it with the text the context was loaded with: any
+ * setting created, edited, disabled or deleted since shows, even two edits within one instant.
+ * Both sides are computed by the database, so number formats cannot differ; hex digits only, so it
+ * travels in an array parameter (db/pg-array.ts). '-' for a device without enabled settings.
+ */
+export function settingsSignature(alias: string): SQL {
+  const s = sql.raw(alias);
+  // A row's text keeps a null apart from its neighbours ('(1,,5)' is not '(1,5,)').
+  const fields = sql`row(${s}.id, floor(extract(epoch from ${s}.updated_at) * 1000000), ${s}.alarm_type,
+                         ${s}.sensor_id, ${s}.min, ${s}.max, ${s}.pre_min, ${s}.pre_max)::text`;
+  return sql`coalesce(md5(string_agg(${fields}, '_' order by ${s}.id)), '-')`;
 }
 
 export const stateKey = (settingId: number, sensorId: number) => `${settingId}:${sensorId}`;
@@ -29,7 +50,15 @@ export const stateKey = (settingId: number, sensorId: number) => `${settingId}:$
 // tables' field names, which are the names of DeviceInfo, SensorInfo, OpenAlarm and the saved state.
 const SETTING_ROW = jsonRowOf(alarmSettings, 's');
 const DEVICE_INFO = jsonRowOf(devices, 'd', ['id', 'companyId', 'name', 'serial', 'groupId']);
-const SENSOR_INFO = jsonRowOf(sensors, 'x', ['id', 'name', 'type', 'unit', 'rangeMin', 'rangeMax']);
+const SENSOR_INFO = jsonRowOf(sensors, 'x', [
+  'id',
+  'deviceId',
+  'name',
+  'type',
+  'unit',
+  'rangeMin',
+  'rangeMax',
+]);
 const SAVED_STATE = jsonRowOf(alarmState, 'a', ['settingId', 'sensorId', 'deviceId', 'state']);
 const OPEN_ALARM = jsonRowOf(alarmRecords, 'r', ['id', 'settingId', 'sensorId', 'resolveState']);
 
@@ -37,7 +66,7 @@ type JsonList<T> = T[] | string;
 const list = <T>(value: JsonList<T>): T[] => (typeof value === 'string' ? (JSON.parse(value) as T[]) : value);
 
 /**
- * Reads the context in one statement (five subqueries, one round trip): on the embedded database
+ * Reads the context in one statement (six subqueries, one round trip): on the embedded database
  * every statement waits its turn on the one connection, behind ingest's batches, so an alarm's
  * path is as short as the number of statements on it.
  */
@@ -50,27 +79,37 @@ export async function loadEvaluationContext(
   const [row] = await queryRows<{
     settings: JsonList<Record<string, unknown>>;
     devices: JsonList<DeviceInfo>;
-    sensors: JsonList<SensorInfo>;
+    sensors: JsonList<SensorInfo & { deviceId: number }>;
     states: JsonList<{ settingId: number; sensorId: number; deviceId: number; state: EngineState }>;
     open: JsonList<OpenAlarm & { settingId: number; sensorId: number | null }>;
+    signatures: Record<string, string> | string;
   }>(
     tx,
+    // Every part is driven by the devices' ids, through indexes that lead with the device (or the
+    // company and the device): its cost follows the devices judged, never the company's fleet.
     plannedOnce(sql`select
       (select coalesce(json_agg(${SETTING_ROW} order by s.id), '[]'::json)
        from ${alarmSettings} s where s.company_id = ${companyId} and s.device_id = any(${ids}) and s.enabled) as settings,
       (select coalesce(json_agg(${DEVICE_INFO}), '[]'::json)
-       from ${devices} d where d.company_id = ${companyId} and d.id = any(${ids})) as devices,
+       from unnest(${ids}) i(id) join ${devices} d on d.id = i.id where d.company_id = ${companyId}) as devices,
       (select coalesce(json_agg(${SENSOR_INFO}), '[]'::json)
-       from ${sensors} x where x.company_id = ${companyId} and x.device_id = any(${ids}) and x.enabled) as sensors,
+       from unnest(${ids}) i(id) join ${sensors} x on x.device_id = i.id
+       where x.company_id = ${companyId} and x.enabled and not ${sensorSilencedByEquipment(sql`x.id`)}) as sensors,
       (select coalesce(json_agg(${SAVED_STATE}), '[]'::json)
        from ${alarmState} a where a.company_id = ${companyId} and a.device_id = any(${ids})) as states,
       (select coalesce(json_agg(${OPEN_ALARM} order by r.id), '[]'::json)
-       from ${alarmRecords} r where r.company_id = ${companyId} and r.device_id = any(${ids}) and r.end_time is null) as open`),
+       from ${alarmRecords} r where r.company_id = ${companyId} and r.device_id = any(${ids}) and r.end_time is null) as open,
+      (select coalesce(json_object_agg(g.device_id, g.signature), '{}'::json)
+       from (select s.device_id, ${settingsSignature('s')} as signature from ${alarmSettings} s
+             where s.company_id = ${companyId} and s.device_id = any(${ids}) and s.enabled
+             group by s.device_id) g) as signatures`),
   );
+  const sensorRows = list(row!.sensors);
   const context: EvaluationContext = {
     settings: list(row!.settings).map((raw) => decodeJsonRow(alarmSettings, raw)),
     devices: new Map(list(row!.devices).map((d) => [d.id, d])),
-    sensors: new Map(list(row!.sensors).map((s) => [s.id, s])),
+    sensors: new Map(sensorRows.map((s) => [s.id, s])),
+    sensorDevices: new Map(sensorRows.map((s) => [s.id, s.deviceId])),
     states: new Map(
       list(row!.states).map((s) => [
         stateKey(s.settingId, s.sensorId),
@@ -83,6 +122,13 @@ export async function loadEvaluationContext(
         stateKey(r.settingId, r.sensorId ?? 0),
         { id: r.id, resolveState: r.resolveState },
       ]),
+    ),
+    signatures: new Map(
+      Object.entries(
+        typeof row!.signatures === 'string'
+          ? (JSON.parse(row!.signatures) as Record<string, string>)
+          : row!.signatures,
+      ).map(([id, signature]) => [Number(id), signature]),
     ),
   };
   return context;

@@ -75,7 +75,10 @@ export function initialState(): EngineState {
 }
 
 /** Which limit the value breaks, without hysteresis: entering an excursion is immediate. */
-export function classify(rule: ValueRule, value: number): Severity | 'ok' {
+export function classify(
+  rule: Pick<ValueRule, 'min' | 'max' | 'preMin' | 'preMax'>,
+  value: number,
+): Severity | 'ok' {
   if ((rule.min !== null && value < rule.min) || (rule.max !== null && value > rule.max)) return 'alarm';
   if ((rule.preMin !== null && value < rule.preMin) || (rule.preMax !== null && value > rule.preMax))
     return 'pre';

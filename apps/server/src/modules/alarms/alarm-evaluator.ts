@@ -1,16 +1,16 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Tx } from '../../db/client';
+import { onDeviceChanged } from '../devices/devices.service';
 import type { BatchEvaluator, CommittedEvent, IngestService } from '../ingest/ingest.service';
 import type { CommittedReading } from '../ingest/write-batch';
 import type { LiveHub } from '../live/live-hub';
 import type { OfflineTransition } from '../telemetry/offline-sweep';
-import { loadEvaluationContext, stateKey } from './alarm-context';
-import { evaluateBackOnline, evaluateEvent, evaluateOffline } from './alarm-device-events';
+import { evaluateCompanyReadings, groupBy } from './alarm-company-evaluation';
+import { evaluateEvent, evaluateOffline } from './alarm-device-events';
 import { type Clock, systemClock } from './alarm-follow-ups';
-import { VALUE_TYPES } from './alarm-rules';
-import { evaluateSensor } from './alarm-sensor-evaluation';
-import { AlarmSettingsIndex } from './alarm-settings-index';
-import { type PendingPush, saveStates, usersWhoMaySeeDevice } from './alarm-writer';
+import { applyQuietPass, planQuiet, type QuietDevice } from './alarm-quiet-pass';
+import { AlarmRuleCache } from './alarm-rule-cache';
+import { type PendingPush, usersWhoMaySeeDevice } from './alarm-writer';
 
 /** Thrown inside a batch's transaction when judging it failed, so the batch can be written without it. */
 class EvaluationFailed extends Error {
@@ -29,8 +29,10 @@ class EvaluationFailed extends Error {
  */
 export class AlarmEvaluator implements BatchEvaluator {
   private chain: Promise<unknown> = Promise.resolve();
-  private readonly settingsIndex: AlarmSettingsIndex;
+  /** Each device's rules, for judging in-range readings without their context (alarm-quiet-pass.ts). */
+  readonly rules = new AlarmRuleCache();
   private readonly raisedListeners = new Set<() => void>();
+  private readonly stopListening: (() => void)[];
 
   constructor(
     private readonly db: Db,
@@ -39,18 +41,24 @@ export class AlarmEvaluator implements BatchEvaluator {
     // The server's time of judging: reminders are scheduled from it and late alarms measured by it.
     private readonly clock: Clock = systemClock,
   ) {
-    this.settingsIndex = new AlarmSettingsIndex(db);
+    // Every use of the cache is checked against the database in the batch's transaction
+    // (alarm-quiet-pass.ts): that check is what invalidates it, for changes made by any process.
+    // A device edited here is dropped at once (it may have changed company or been disposed of).
+    // A settings change is not a reason to drop every device: all of a large fleet would then be
+    // evaluated in full at once, while the check finds the few devices the change concerns.
+    this.stopListening = [onDeviceChanged((serial) => this.rules.forgetSerial(serial))];
   }
 
   /** Subscribes to ingest; returns the function that unsubscribes. */
   attach(ingest: IngestService): () => void {
     ingest.useEvaluator(this);
-    ingest.prioritise((deviceId) => this.settingsIndex.mayAlarm(deviceId));
+    ingest.prioritise((job) => this.rules.mayAct(job));
     const stopEvents = ingest.onEvent((event) => this.onEvent(event));
     return () => {
       ingest.useEvaluator(null);
       stopEvents();
-      this.settingsIndex.close();
+      for (const stop of this.stopListening) stop();
+      this.rules.clear();
     };
   }
 
@@ -117,6 +125,8 @@ export class AlarmEvaluator implements BatchEvaluator {
       for (const [companyId, list] of groupBy(transitions, (t) => t.companyId)) {
         await this.db.transaction((tx) => evaluateOffline(tx, companyId, list, now, pushes));
       }
+      // Their next readings may end an offline alarm: they go first (the quiet pass would see it too).
+      for (const t of transitions) this.rules.markUnsettled(t.id);
       await this.deliver(pushes);
     });
   }
@@ -130,27 +140,44 @@ export class AlarmEvaluator implements BatchEvaluator {
     } while (seen !== this.chain);
   }
 
+  /**
+   * Judges in full, without the quiet pass: as the fallback it must not depend on what may have
+   * failed in the batch's own transaction.
+   */
   private async judgeApart(committed: CommittedReading[]) {
     const pushes: PendingPush[] = [];
-    await this.db.transaction((tx) => this.evaluateReadings(tx, committed, pushes));
+    await this.db.transaction((tx) => this.evaluateReadings(tx, committed, pushes, false));
     await this.deliver(pushes);
   }
 
-  /** Judges readings in the caller's transaction, one company at a time. */
-  private async evaluateReadings(tx: Tx, committed: CommittedReading[], pushes: PendingPush[]) {
+  /**
+   * Judges readings in the caller's transaction. Devices whose readings are all in range by their
+   * cached rules take the quiet pass (one statement for all of them); the others, and any the pass
+   * finds changed, are evaluated in full, one company at a time.
+   */
+  private async evaluateReadings(
+    tx: Tx,
+    committed: CommittedReading[],
+    pushes: PendingPush[],
+    quietPass = true,
+  ) {
     if (committed.length === 0) return;
-    // Readings of devices without any enabled setting cannot alarm: drop them before any query.
-    const alarming = new Set(
-      await this.settingsIndex.withSettings(
-        committed.map((r) => r.deviceId),
-        tx,
-      ),
-    );
-    if (alarming.size === 0) return;
-    const readings = committed.filter((r) => alarming.has(r.deviceId));
+    const byDevice = groupBy(committed, (r) => r.deviceId);
+    const quiet: QuietDevice[] = [];
+    const full: number[] = [];
+    for (const [deviceId, readings] of byDevice) {
+      const rules = this.rules.get(deviceId);
+      const plan = quietPass && rules && !rules.unsettled ? planQuiet(rules, deviceId, readings) : null;
+      if (plan) quiet.push(plan);
+      else full.push(deviceId);
+    }
+    for (const deviceId of await applyQuietPass(tx, quiet)) full.push(deviceId);
+    if (full.length === 0) return;
     const now = this.clock();
+    const readings = full.flatMap((deviceId) => byDevice.get(deviceId) ?? []);
     for (const [companyId, list] of groupBy(readings, (r) => r.companyId)) {
-      await evaluateCompanyReadings(tx, companyId, list, pushes, now);
+      const { context, unsettled } = await evaluateCompanyReadings(tx, companyId, list, pushes, now);
+      this.rules.remember(context, unsettled);
     }
   }
 
@@ -175,67 +202,4 @@ export class AlarmEvaluator implements BatchEvaluator {
     }
     for (const listener of this.raisedListeners) listener();
   }
-}
-
-function groupBy<T>(items: T[], key: (item: T) => number): Map<number, T[]> {
-  const groups = new Map<number, T[]>();
-  for (const item of items) {
-    const k = key(item);
-    const list = groups.get(k);
-    if (list) list.push(item);
-    else groups.set(k, [item]);
-  }
-  return groups;
-}
-
-async function evaluateCompanyReadings(
-  tx: Tx,
-  companyId: number,
-  readings: CommittedReading[],
-  pushes: PendingPush[],
-  now: Date,
-): Promise<void> {
-  const deviceIds = [...new Set(readings.map((r) => r.deviceId))];
-  const context = await loadEvaluationContext(tx, companyId, deviceIds);
-  if (context.settings.length === 0) return;
-  const newestTs = new Map<number, number>();
-  for (const r of readings) newestTs.set(r.deviceId, Math.max(newestTs.get(r.deviceId) ?? 0, r.ts));
-  // States of both kinds are saved together, in one statement at the end.
-  const saved = await evaluateBackOnline(
-    tx,
-    companyId,
-    context.settings.filter((s) => s.alarmType === 'offline'),
-    context,
-    newestTs,
-    pushes,
-    now,
-  );
-
-  const valueSettings = context.settings.filter((s) => VALUE_TYPES.includes(s.alarmType as never));
-  for (const setting of valueSettings) {
-    const device = context.devices.get(setting.deviceId);
-    if (!device) continue;
-    const mine = readings.filter(
-      (r) =>
-        r.deviceId === setting.deviceId && (setting.sensorId === null || r.sensorId === setting.sensorId),
-    );
-    for (const [sensorId, list] of groupBy(mine, (r) => r.sensorId)) {
-      const sensor = context.sensors.get(sensorId);
-      if (!sensor) continue;
-      const key = stateKey(setting.id, sensorId);
-      const state = await evaluateSensor(
-        tx,
-        setting,
-        device,
-        sensor,
-        list,
-        context.states.get(key)?.state,
-        context.open.get(key),
-        pushes,
-        now,
-      );
-      saved.push({ settingId: setting.id, sensorId, deviceId: device.id, state });
-    }
-  }
-  if (saved.length > 0) await saveStates(tx, companyId, saved, deviceIds);
 }

@@ -22,18 +22,34 @@ export function slotOf(setting: SettingRow): TimeSlot {
  * range gives a device abnormal alarm").
  */
 export function valueRuleOf(setting: SettingRow, sensor: SensorInfo): ValueRule {
-  const kind = setting.alarmType as ValueRule['kind'];
-  const abnormal = kind === 'abnormal';
   return {
-    kind,
-    min: abnormal ? (setting.min ?? fromReal(sensor.rangeMin)) : setting.min,
-    max: abnormal ? (setting.max ?? fromReal(sensor.rangeMax)) : setting.max,
-    preMin: abnormal ? null : setting.preMin,
-    preMax: abnormal ? null : setting.preMax,
+    kind: setting.alarmType as ValueRule['kind'],
+    ...limitsOf(setting, sensor),
     delayMs: setting.delaySeconds * 1000,
     hysteresis: setting.hysteresis,
     level: setting.level,
     slot: slotOf(setting),
+  };
+}
+
+/** The fields of a value setting its limits depend on. */
+export type LimitFields = Pick<SettingRow, 'alarmType' | 'min' | 'max' | 'preMin' | 'preMax'>;
+
+/**
+ * The limits a value setting judges a sensor by: its own, or for `abnormal` without limits the
+ * sensor's measuring range. The engine's rule and the quiet pass's check (alarm-rule-cache.ts)
+ * both take them from here, so the two can never disagree on what is out of range.
+ */
+export function limitsOf(
+  setting: LimitFields,
+  sensor: Pick<SensorInfo, 'rangeMin' | 'rangeMax'>,
+): Pick<ValueRule, 'min' | 'max' | 'preMin' | 'preMax'> {
+  const abnormal = setting.alarmType === 'abnormal';
+  return {
+    min: abnormal ? (setting.min ?? fromReal(sensor.rangeMin)) : setting.min,
+    max: abnormal ? (setting.max ?? fromReal(sensor.rangeMax)) : setting.max,
+    preMin: abnormal ? null : setting.preMin,
+    preMax: abnormal ? null : setting.preMax,
   };
 }
 

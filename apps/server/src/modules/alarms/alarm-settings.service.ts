@@ -20,7 +20,6 @@ import { selectedDevices } from '../devices/devices-batch.service';
 import { deviceIdsWhere } from '../org/access';
 import { endOpenAlarms } from './alarm-end';
 import { everyNotifier, presentEscalation, storeEscalation } from './alarm-escalation';
-import { alarmSettingsChanged } from './alarm-settings-index';
 import { type SettingRow, syncDeviceStates } from './alarm-writer';
 import { alarmRecords, alarmSettings } from './alarms.table';
 import { assertRemoteAlarmAllowed } from './remote-alarm';
@@ -194,7 +193,6 @@ export async function saveAlarmSetting(
     await syncDeviceStates(tx, companyId, [...new Set([existing.deviceId, target.deviceId])]);
     return { id: idToWire(existing.id) };
   });
-  alarmSettingsChanged();
   return saved;
 }
 
@@ -262,7 +260,6 @@ export async function batchSaveAlarmSetting(
     }
     return created;
   });
-  alarmSettingsChanged();
   return { ids, count: ids.length };
 }
 
@@ -282,7 +279,6 @@ export async function deleteAlarmSetting(db: Db, actor: Actor, scope: SQL, wireI
       before: presentSetting(setting),
     });
   });
-  alarmSettingsChanged();
 }
 
 /**

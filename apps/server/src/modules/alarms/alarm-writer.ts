@@ -359,6 +359,8 @@ export async function saveStates(tx: Tx, companyId: number, states: SavedState[]
                      and not exists (select 1 from saved where saved.setting_id = s.setting_id
                                                           and saved.sensor_id = s.sensor_id))
       then 2 else 1 end
-    where d.company_id = ${companyId} and d.id = any(${pgArray(deviceIds)}::bigint[]) and d.state in (1, 2)`),
+    from unnest(${pgArray(deviceIds)}::bigint[]) as i(id)
+    -- Driven by the ids (the primary key), not by the company's devices in states 1 and 2.
+    where d.id = i.id and d.company_id = ${companyId} and d.state in (1, 2)`),
   );
 }

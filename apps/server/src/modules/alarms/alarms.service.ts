@@ -7,9 +7,12 @@ import type {
   ResolveAlarmRequest,
 } from '@coldchain/contract';
 import { ResolveState } from '@coldchain/contract';
-import { and, count, desc, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { Db, Queryable } from '../../db/client';
+import { type Db, type Queryable, queryRows } from '../../db/client';
+import { decodeJsonRow, jsonRowOf } from '../../db/json-rows';
+import { epochParam, pageOf, whenGiven } from '../../db/page-query';
+import { plannedOnce } from '../../db/planned-once';
 import { AppError } from '../../lib/app-error';
 import { idFromWire, idToWire } from '../../lib/ids';
 import { type Actor, recordAudit } from '../audit/audit.service';
@@ -18,7 +21,7 @@ import { deviceIdsWhere } from '../org/access';
 import { requireSignature } from '../signature/signature.service';
 import { users } from '../users/users.table';
 import { clearingOf } from './alarm-clearing';
-import { alarmRecords } from './alarms.table';
+import { alarmRecords, alarmSettings } from './alarms.table';
 
 type RecordRow = typeof alarmRecords.$inferSelect;
 
@@ -93,35 +96,96 @@ function selectJoined(db: Queryable, where: SQL | undefined) {
     .where(where);
 }
 
-/** `/api/alarm/pageAlarms`: newest first; the time range is [startTime, endTime) on the alarm time. */
+const ALARM_ROW = jsonRowOf(alarmRecords, 'alarm_records');
+const SETTING_ROW = jsonRowOf(alarmSettings, 'st');
+const SENSOR_ROW = jsonRowOf(sensors, 'sn');
+
+/**
+ * An alarm as one JSON value for the list and detail: its columns and what the view names from
+ * other tables (device, channel, resolver, the person whose rule change ended it), read for the
+ * rows answered only. `withClearing` adds the setting and sensor the detail's `clearing` needs.
+ */
+function alarmRow(withClearing: boolean): SQL {
+  return sql`json_build_object(
+    'record', ${ALARM_ROW},
+    'device', (select json_build_object('serial', d.serial, 'name', d.name) from ${devices} d
+               where d.id = ${alarmRecords.deviceId}),
+    'channelName', (select s.name from ${sensors} s where s.id = ${alarmRecords.sensorId}),
+    'resolverName', (select u.name from ${users} u where u.id = ${alarmRecords.resolverId}),
+    'endedByName', (select u.name from ${users} u where u.id = ${alarmRecords.endedBy})
+    ${
+      withClearing
+        ? sql`, 'setting', (select ${SETTING_ROW} from ${alarmSettings} st
+               where st.company_id = ${alarmRecords.companyId} and st.id = ${alarmRecords.settingId}),
+             'sensor', (select ${SENSOR_ROW} from ${sensors} sn
+               where sn.company_id = ${alarmRecords.companyId} and sn.id = ${alarmRecords.sensorId})`
+        : sql``
+    })`;
+}
+
+interface AlarmJson {
+  record: Record<string, unknown>;
+  device: { serial: string; name: string };
+  channelName: string | null;
+  resolverName: string | null;
+  endedByName: string | null;
+  setting?: Record<string, unknown> | null;
+  sensor?: Record<string, unknown> | null;
+}
+
+function joinedOf(raw: AlarmJson): Joined {
+  return {
+    record: decodeJsonRow(alarmRecords, raw.record),
+    deviceSerial: raw.device.serial,
+    deviceName: raw.device.name,
+    channelName: raw.channelName,
+    resolverName: raw.resolverName,
+    endedByName: raw.endedByName,
+  };
+}
+
+/** The alarms of the company in scope that belong to devices the caller may see. */
+function visibleAlarms(companyId: number, scope: SQL): SQL {
+  return and(
+    eq(alarmRecords.companyId, companyId),
+    sql`${alarmRecords.deviceId} IN ${deviceIdsWhere(scope)}`,
+  )!;
+}
+
+/**
+ * `/api/alarm/pageAlarms`: newest first; the time range is [startTime, endTime) on the alarm time.
+ * One statement (db/page-query.ts).
+ */
 export async function pageAlarms(
-  db: Db,
+  db: Queryable,
   companyId: number,
   /** Devices the caller may see (org/access.ts). */
   scope: SQL,
   query: PageAlarmsRequest,
 ): Promise<Page<AlarmRecordView>> {
-  const filters: SQL[] = [
-    eq(alarmRecords.companyId, companyId),
-    sql`${alarmRecords.deviceId} IN ${deviceIdsWhere(scope)}`,
-  ];
-  if (query.resolveState) filters.push(eq(alarmRecords.resolveState, query.resolveState));
-  if (query.alarmType) filters.push(eq(alarmRecords.alarmType, query.alarmType));
-  if (query.deviceId) filters.push(eq(alarmRecords.deviceId, idFromWire(query.deviceId)!));
-  if (query.startTime !== undefined) filters.push(gte(alarmRecords.alarmTime, new Date(query.startTime)));
-  if (query.endTime !== undefined) filters.push(lt(alarmRecords.alarmTime, new Date(query.endTime)));
-  const where = and(...filters);
-  const [total] = await db.select({ n: count() }).from(alarmRecords).where(where);
-  const rows = await selectJoined(db, where)
-    .orderBy(desc(alarmRecords.alarmTime), desc(alarmRecords.id))
-    .limit(query.pageSize)
-    .offset((query.pageNum - 1) * query.pageSize);
-  return {
-    list: rows.map(presentAlarm),
-    total: Number(total?.n ?? 0),
-    pageNum: query.pageNum,
-    pageSize: query.pageSize,
-  };
+  const where = and(
+    visibleAlarms(companyId, scope),
+    whenGiven(query.resolveState, 'smallint', (v) => sql`${alarmRecords.resolveState} = ${v}`),
+    whenGiven(query.alarmType, 'text', (v) => sql`${alarmRecords.alarmType} = ${v}`),
+    whenGiven(
+      query.deviceId === undefined ? null : (idFromWire(query.deviceId) ?? -1),
+      'bigint',
+      (v) => sql`${alarmRecords.deviceId} = ${v}`,
+    ),
+    whenGiven(query.startTime, 'float8', (v) => sql`${alarmRecords.alarmTime} >= ${epochParam(v)}`),
+    whenGiven(query.endTime, 'float8', (v) => sql`${alarmRecords.alarmTime} < ${epochParam(v)}`),
+  );
+  return pageOf(
+    db,
+    {
+      row: alarmRow(false),
+      from: alarmRecords,
+      where,
+      orderBy: sql`${alarmRecords.alarmTime} desc, ${alarmRecords.id} desc`,
+    },
+    query,
+    (raw: AlarmJson) => presentAlarm(joinedOf(raw)),
+  );
 }
 
 async function findAlarm(
@@ -133,27 +197,32 @@ async function findAlarm(
 ): Promise<Joined> {
   const id = idFromWire(wireId);
   if (!id) throw new AppError('ALARM_NOT_FOUND');
-  const query = selectJoined(
-    db,
-    and(
-      eq(alarmRecords.companyId, companyId),
-      eq(alarmRecords.id, id),
-      sql`${alarmRecords.deviceId} IN ${deviceIdsWhere(scope)}`,
-    ),
-  ).limit(1);
+  const query = selectJoined(db, and(visibleAlarms(companyId, scope), eq(alarmRecords.id, id))).limit(1);
   const [row] = forUpdate ? await query.for('update', { of: alarmRecords }) : await query;
   if (!row) throw new AppError('ALARM_NOT_FOUND');
   return row;
 }
 
+/** `/api/alarm/alarmDetail`: the alarm as the list shows it, with what ends it; one statement. */
 export async function getAlarmDetail(
-  db: Db,
+  db: Queryable,
   companyId: number,
   scope: SQL,
   wireId: string,
 ): Promise<AlarmDetailView> {
-  const alarm = await findAlarm(db, companyId, scope, wireId);
-  return { ...presentAlarm(alarm), clearing: await clearingOf(db, alarm.record) };
+  const id = idFromWire(wireId);
+  if (!id) throw new AppError('ALARM_NOT_FOUND');
+  const [found] = await queryRows<{ row: AlarmJson | string }>(
+    db,
+    plannedOnce(sql`select ${alarmRow(true)} as row from ${alarmRecords}
+      where ${visibleAlarms(companyId, scope)} and ${alarmRecords.id} = ${id}::bigint limit 1`),
+  );
+  if (!found) throw new AppError('ALARM_NOT_FOUND');
+  const raw: AlarmJson = typeof found.row === 'string' ? JSON.parse(found.row) : found.row;
+  const alarm = joinedOf(raw);
+  const setting = raw.setting ? decodeJsonRow(alarmSettings, raw.setting) : null;
+  const sensor = raw.sensor ? decodeJsonRow(sensors, raw.sensor) : null;
+  return { ...presentAlarm(alarm), clearing: clearingOf(alarm.record, setting, sensor) };
 }
 
 /**

@@ -24,6 +24,21 @@ export const AUDITED_CALLS: Record<string, AuditCoverage> = {
   },
   '/api/device/addCalibration': { actions: ['calibration.add'] },
   '/api/device/deleteCalibration': { actions: ['calibration.delete'] },
+  // Cold-chain equipment
+  '/api/equipmentType/saveType': { actions: ['equipmentType.save'] },
+  '/api/equipmentType/deleteType': { actions: ['equipmentType.delete'] },
+  '/api/equipment/saveEquipment': { actions: ['equipment.save'] },
+  '/api/equipment/batchTransfer': { actions: ['equipment.transfer'] },
+  '/api/equipment/addRecord': {
+    actions: [
+      'calibration.add',
+      'equipment.repair',
+      'equipment.maintenance',
+      'equipment.scrap',
+      'equipment.transfer',
+      'equipment.patrol',
+    ],
+  },
   '/api/group/addGroup': { actions: ['group.add'] },
   '/api/group/editGroup': { actions: ['group.edit'] },
   '/api/group/moveGroup': { actions: ['group.move'] },

@@ -1,5 +1,4 @@
 import type { AuditExportFormat } from '@coldchain/contract';
-import ExcelJS from 'exceljs';
 
 /** One column of an export: its header (already in the caller's language) and its cell text. */
 export interface ExportColumn<Row> {
@@ -50,6 +49,9 @@ function toCsv<Row>(columns: ExportColumn<Row>[], rows: Row[]): Buffer {
 }
 
 async function toXlsx<Row>(sheetName: string, columns: ExportColumn<Row>[], rows: Row[]): Promise<Buffer> {
+  // Loaded at the first xlsx export, not at start: about 30 MB and a second of loading that most
+  // runs never use (docs/performance.md, "Start and memory").
+  const { default: ExcelJS } = await import('exceljs');
   const workbook = new ExcelJS.Workbook();
   workbook.created = new Date();
   const sheet = workbook.addWorksheet(sheetName.slice(0, 31));

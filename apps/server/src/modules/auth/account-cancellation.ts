@@ -5,6 +5,7 @@ import { companyMembers } from '../companies/companies.table';
 import type { Mailer } from '../notify/mailer';
 import { sendMessage } from '../notify/outbox.service';
 import { sessions, users } from '../users/users.table';
+import { authChanged } from './auth-changes';
 import { inactivityWarnings } from './login-security.table';
 
 /** Spec section 9: an account is cancelled after 12 months without login, warned 30 days before. */
@@ -97,6 +98,7 @@ export async function sweepInactiveAccounts(
     await db.transaction(async (tx) => {
       await tx.update(users).set({ disabled: true }).where(eq(users.id, id));
       await tx.delete(sessions).where(eq(sessions.userId, id));
+      authChanged({ userId: id });
       await tx.update(inactivityWarnings).set({ cancelledAt: now }).where(eq(inactivityWarnings.userId, id));
       const memberships = await tx
         .select({ companyId: companyMembers.companyId })

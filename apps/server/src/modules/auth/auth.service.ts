@@ -15,6 +15,7 @@ import { companies, companyMembers } from '../companies/companies.table';
 import type { Mailer } from '../notify/mailer';
 import { consumeCode, issueCode } from '../registration/codes.service';
 import { sessions, users } from '../users/users.table';
+import { authChanged } from './auth-changes';
 import { type LoginPlace, loginPlace, placeStatus, rememberPlace } from './login-places';
 import { inactivityWarnings } from './login-security.table';
 import { assertAttemptAllowed, recentFailures } from './login-throttle';
@@ -230,6 +231,7 @@ export async function openSession(
 
 export async function logout(db: Db, sessionId: number): Promise<void> {
   await db.delete(sessions).where(eq(sessions.id, sessionId));
+  authChanged({ sessionId });
 }
 
 /** Live sessions of a user other than `keepSessionId` (null: all of them) end. */
@@ -241,4 +243,5 @@ export async function endSessions(db: Pick<Db, 'delete'>, userId: number, keepSe
         ? eq(sessions.userId, userId)
         : and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId)),
     );
+  authChanged({ userId });
 }

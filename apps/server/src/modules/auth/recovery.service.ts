@@ -8,6 +8,7 @@ import type { Mailer } from '../notify/mailer';
 import { type CodePurpose, consumeCode, issueCode, storeCode } from '../registration/codes.service';
 import { sessions, users } from '../users/users.table';
 import { normaliseAccount } from './auth.service';
+import { authChanged } from './auth-changes';
 
 /** The ticket between recovery steps 2 and 3 lives as long as a code. */
 const TICKET_PURPOSE: CodePurpose = 'resetTicket';
@@ -56,5 +57,6 @@ export async function resetPassword(db: Db, input: ResetPasswordRequest): Promis
   await db.transaction(async (tx) => {
     await tx.update(users).set({ passwordHash, passwordChangedAt: new Date() }).where(eq(users.id, user.id));
     await tx.delete(sessions).where(eq(sessions.userId, user.id));
+    authChanged({ userId: user.id });
   });
 }

@@ -7,7 +7,7 @@ import {
   type WireLanguage,
 } from '@coldchain/contract';
 import { and, count, desc, eq, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import type { Db, Queryable } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import { idFromWire, idToWire } from '../../lib/ids';
 import type { Auth } from '../../plugins/auth';
@@ -18,10 +18,11 @@ import { deviceCalibrations } from './calibration.table';
 
 type CalibrationRow = typeof deviceCalibrations.$inferSelect;
 
-function presentCalibration(row: CalibrationRow): CalibrationView {
+export function presentCalibration(row: CalibrationRow): CalibrationView {
   return {
     id: idToWire(row.id),
-    deviceId: idToWire(row.deviceId),
+    // Equipment records have no device: '' keeps the view's shape for the monitors' console.
+    deviceId: row.deviceId === null ? '' : idToWire(row.deviceId),
     calibratedAt: row.calibratedAt.getTime(),
     nextDueAt: row.nextDueAt.getTime(),
     institution: row.institution,
@@ -36,7 +37,7 @@ function presentCalibration(row: CalibrationRow): CalibrationView {
  * upload rules of calibration certificates (a PDF by its first bytes, under 5 MB): the path alone
  * does not prove what the file is, and the same checks apply whichever way it came.
  */
-async function acceptCertificate(
+export async function acceptCertificate(
   uploadDir: string,
   url: string | undefined,
   language: WireLanguage,
@@ -59,28 +60,42 @@ export async function addCalibration(
   const deviceId = idFromWire(input.deviceId);
   await assertDeviceAccess(db, auth, deviceId, true);
   const certificateFile = await acceptCertificate(files.uploadDir, input.certificateUrl, files.language);
-  return db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(deviceCalibrations)
-      .values({
-        companyId: actor.companyId,
-        deviceId: deviceId!,
-        calibratedAt: new Date(input.calibratedAt),
-        nextDueAt: new Date(input.nextDueAt),
-        institution: input.institution,
-        certificateFile,
-        createdBy: actor.userId,
-      })
-      .returning();
-    const view = presentCalibration(row!);
-    await recordAudit(tx, actor, {
-      action: 'calibration.add',
-      targetType: 'calibration',
-      targetId: row!.id,
-      after: view,
-    });
-    return view;
+  return db.transaction((tx) =>
+    insertCalibration(tx, actor, { deviceId: deviceId!, equipmentId: null }, input, certificateFile),
+  );
+}
+
+/**
+ * The one code path that stores a calibration, of a monitor or of an equipment (exactly one of
+ * the two ids), and audits it. The caller has checked access and the certificate.
+ */
+export async function insertCalibration(
+  tx: Queryable,
+  actor: Actor,
+  subject: { deviceId: number; equipmentId: null } | { deviceId: null; equipmentId: number },
+  input: { calibratedAt: number; nextDueAt: number; institution: string },
+  certificateFile: string | null,
+): Promise<CalibrationView> {
+  const [row] = await tx
+    .insert(deviceCalibrations)
+    .values({
+      companyId: actor.companyId,
+      ...subject,
+      calibratedAt: new Date(input.calibratedAt),
+      nextDueAt: new Date(input.nextDueAt),
+      institution: input.institution,
+      certificateFile,
+      createdBy: actor.userId,
+    })
+    .returning();
+  const view = presentCalibration(row!);
+  await recordAudit(tx, actor, {
+    action: 'calibration.add',
+    targetType: 'calibration',
+    targetId: row!.id,
+    after: subject.equipmentId === null ? view : { ...view, equipmentId: idToWire(subject.equipmentId) },
   });
+  return view;
 }
 
 /** A device's calibration records, newest calibration first, if the caller may see the device. */

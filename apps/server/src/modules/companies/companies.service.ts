@@ -1,41 +1,57 @@
 import type { UserCompany, UserPowers } from '@coldchain/contract';
 import { buildMenuEntries } from '@coldchain/contract';
-import { asc, eq, sql } from 'drizzle-orm';
-import type { Db, Queryable } from '../../db/client';
+import { eq, sql } from 'drizzle-orm';
+import { type Db, type Queryable, queryRows } from '../../db/client';
+import { plannedOnce } from '../../db/planned-once';
 import { AppError } from '../../lib/app-error';
 import { idFromWire, idToWire } from '../../lib/ids';
 import type { Auth } from '../../plugins/auth';
 import { recordAudit } from '../audit/audit.service';
+import { authChanged } from '../auth/auth-changes';
 import { grantCredit } from '../delivery/credits.service';
 import { setUpCompanyOrganisation } from '../org/company-setup';
 import { users } from '../users/users.table';
 import { companies, companyMembers } from './companies.table';
 
+interface UserCompanyRow {
+  id: number | string;
+  name: string;
+  industry: string;
+  region: string;
+  address: string;
+  is_admin: boolean;
+  legal_person: boolean;
+  other_admins: number;
+}
+
+/**
+ * The caller's companies, by name; one statement, prepared once (the console asks on every page
+ * load). `other_admins` is for the leave action: the last administrator may not leave (leaveCompany).
+ */
 export async function listUserCompanies(db: Db, auth: Auth): Promise<UserCompany[]> {
-  const rows = await db
-    .select({
-      company: companies,
-      isAdmin: companyMembers.isAdmin,
-      legalPerson: companyMembers.legalPerson,
-      // For the leave action: the last administrator may not leave (leaveCompany).
-      otherAdmins: sql<number>`(select count(*)::int from ${companyMembers} o
-        where o.company_id = ${companyMembers.companyId} and o.is_admin and o.user_id <> ${companyMembers.userId})`,
-    })
-    .from(companyMembers)
-    .innerJoin(companies, eq(companies.id, companyMembers.companyId))
-    .where(eq(companyMembers.userId, auth.userId))
-    .orderBy(asc(companies.name), asc(companies.id));
-  return rows.map(({ company, isAdmin, legalPerson, otherAdmins }) => ({
-    id: idToWire(company.id),
-    name: company.name,
-    industry: company.industry,
-    region: company.region,
-    address: company.address,
-    isAdmin,
-    current: company.id === auth.companyId,
-    legalPerson,
-    onlyAdmin: isAdmin && Number(otherAdmins) === 0,
-  }));
+  const rows = await queryRows<UserCompanyRow>(
+    db,
+    plannedOnce(sql`select c.id, c.name, c.industry, c.region, c.address, m.is_admin, m.legal_person,
+        (select count(*)::int from ${companyMembers} o
+          where o.company_id = m.company_id and o.is_admin and o.user_id <> m.user_id) as other_admins
+      from ${companyMembers} m join ${companies} c on c.id = m.company_id
+      where m.user_id = ${auth.userId}::bigint
+      order by c.name, c.id`),
+  );
+  return rows.map((row) => {
+    const id = Number(row.id);
+    return {
+      id: idToWire(id),
+      name: row.name,
+      industry: row.industry,
+      region: row.region,
+      address: row.address,
+      isAdmin: row.is_admin,
+      current: id === auth.companyId,
+      legalPerson: row.legal_person,
+      onlyAdmin: row.is_admin && Number(row.other_admins) === 0,
+    };
+  });
 }
 
 /** Makes `id` the user's current company; it is restored at the next login. */
@@ -50,6 +66,7 @@ export async function switchUserCompany(db: Db, auth: Auth, id: string): Promise
     : [];
   if (!membership) throw new AppError('NO_PERMISSION');
   await db.update(users).set({ lastCompanyId: membership.companyId }).where(eq(users.id, auth.userId));
+  authChanged({ userId: auth.userId });
 }
 
 /** The menus, rights and services of the caller in the company in scope (spec section 6). */
@@ -89,6 +106,7 @@ export async function createCompanyWithAdmin(
   await db
     .insert(companyMembers)
     .values({ companyId: company!.id, userId, isAdmin: true, legalPerson: true, departmentId, roleId });
+  authChanged({ userId });
   return company!.id;
 }
 

@@ -3,7 +3,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { translate } from '../../i18n/messages';
 import { ok } from '../../lib/envelope';
 import { actorOf, requireCompany } from '../../plugins/auth';
-import { alarmChart, companyDataInfo, leaveCompany, renameCompany } from './company-admin.service';
+import { leaveCompany, renameCompany } from './company-admin.service';
+import { alarmChart, companyDataInfo } from './home-overview';
 
 /** Company management and the home page's company figures (spec sections 3 and 7). */
 export const companyAdminRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -6,21 +6,23 @@ import type {
   HistoryData,
   Page,
 } from '@coldchain/contract';
+import { ResolveState } from '@coldchain/contract';
 import { describe, expect, it } from 'vitest';
 import { call, useTestApp } from '../../test/build-app';
 import { login } from '../../test/factories';
 import { sweepOfflineDevices } from '../telemetry/offline-sweep';
-import { DEMO_UNITS, seedDemoFleet } from './demo-fleet';
+import { seedDemoFleet } from './demo-fleet';
 import { DEMO_ACCOUNT, DEMO_PASSWORD, seedDemo } from './demo-seed';
+import { DEMO_UNITS } from './demo-units';
 
 describe('demo fleet', () => {
   const ctx = useTestApp();
 
   it('binds twelve monitors with 1-4 channels, a week of five-minute history, one offline and one in alarm', async () => {
     const { companyId } = await seedDemo(ctx.app.db);
-    await seedDemoFleet(ctx.app.db, companyId!, ctx.app.ingest, ctx.app.deviceDirectory);
-    // A second start only fills the gap: no duplicates, nothing lost.
-    await seedDemoFleet(ctx.app.db, companyId!, ctx.app.ingest, ctx.app.deviceDirectory);
+    const anchor = await seedDemoFleet(ctx.app.db, companyId!, ctx.app);
+    // A second start only fills the gap: no duplicates, nothing lost, the same story.
+    expect(await seedDemoFleet(ctx.app.db, companyId!, ctx.app)).toBe(anchor);
     await ctx.app.alarms.idle();
     // The server's offline sweep, as it runs 30 s after start.
     await ctx.app.alarms.onOffline(await sweepOfflineDevices(ctx.app.db));
@@ -101,11 +103,16 @@ describe('demo fleet', () => {
       { pageSize: 50 },
       { token },
     );
+    // The power cut's alarm (demo-story.ts) ended when the fridge was back in its band, and the
+    // Pharmacy's person in charge resolved it.
     expect(
       alarms.body.data.list.map((a) => [a.deviceSerial, a.alarmType, a.count, a.resolveState]).sort(),
     ).toEqual([
-      ['DEMO0011', 'offline', 1, 1],
-      ['DEMO0012', 'overLimit', 1, 1],
+      ['DEMO0003', 'overLimit', 1, ResolveState.Resolved],
+      ['DEMO0011', 'offline', 1, ResolveState.Pending],
+      ['DEMO0012', 'overLimit', 1, ResolveState.Pending],
     ]);
+    const powerCut = alarms.body.data.list.find((a) => a.deviceSerial === 'DEMO0003')!;
+    expect(powerCut.resolverName).toBe('Aisha Rahman');
   }, 60_000);
 });

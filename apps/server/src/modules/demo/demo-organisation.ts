@@ -13,6 +13,7 @@ export type DemoDepartment = keyof typeof DEMO_DEPARTMENTS;
 export type DemoGroup = (typeof DEMO_DEPARTMENTS)[DemoDepartment][number];
 
 export interface DemoPlacement {
+  department: DemoDepartment;
   departmentId: number;
   groupId: number;
 }
@@ -68,7 +69,7 @@ export async function seedDemoOrganisation(
         const groupId =
           found?.id ??
           (await tx.insert(deviceGroups).values({ companyId, departmentId, name: group }).returning())[0]!.id;
-        placements.set(group, { departmentId, groupId });
+        placements.set(group, { department: name, departmentId, groupId });
       }
     }
     return placements;

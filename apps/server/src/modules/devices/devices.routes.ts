@@ -11,7 +11,6 @@ import {
   PageDevicesRequest,
   SetRemarkRequest,
 } from '@coldchain/contract';
-import type { SQL } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ok } from '../../lib/envelope';
 import { idFromWire, idToWire } from '../../lib/ids';
@@ -21,22 +20,26 @@ import { assertDepartmentInScope, editableDevices, visibleDevices } from '../org
 import { authorizeExport, signerOf } from '../signature/signature.service';
 import { getHistoryData } from '../telemetry/history.service';
 import { exportDeviceData } from './device-export';
+import { type DeviceEditability, getDeviceDetail, pageDevices } from './device-views';
 import {
   addDevice,
   countDevicesByState,
   editDevice,
   findDevice,
-  getDeviceDetail,
-  pageDevices,
   resetDeviceKey,
   setDeviceRemark,
 } from './devices.service';
 import { batchPermission, batchTransfer, listDevicePermissions } from './devices-batch.service';
 import { editSensor } from './sensor-edit.service';
 
-/** The devices the caller may change, or null without the edit tag (marks `editable` in views). */
-function editScopeOf(auth: Auth): SQL | null {
-  return auth.authTags.has('device:edit') ? editableDevices(auth) : null;
+/**
+ * Which devices of a view the caller may change (marks `editable`): none without the edit tag, all
+ * of them when their scope is the whole company (what they see is what they may change, and the
+ * list need not ask per row), else per row.
+ */
+function editScopeOf(auth: Auth): DeviceEditability {
+  if (!auth.authTags.has('device:edit')) return false;
+  return auth.scopePath === null ? true : editableDevices(auth);
 }
 
 export const deviceRoutes: FastifyPluginAsyncZod<{ mktActivationEnergyKj: number }> = async (

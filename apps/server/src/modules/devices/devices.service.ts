@@ -1,18 +1,11 @@
-import type {
-  AddDeviceRequest,
-  DeviceView,
-  EditDeviceRequest,
-  Page,
-  PageDevicesRequest,
-} from '@coldchain/contract';
+import type { AddDeviceRequest, DeviceView, EditDeviceRequest } from '@coldchain/contract';
 import { DeviceState } from '@coldchain/contract';
-import { and, asc, count, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
+import { and, count, eq, type SQL } from 'drizzle-orm';
 import type { Db, Queryable } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import { idFromWire, idToWire } from '../../lib/ids';
 import { hashToken, newToken } from '../../lib/tokens';
 import { addDefaultAbnormalSetting } from '../alarms/alarm-default-settings';
-import { alarmSettingsChanged } from '../alarms/alarm-settings-index';
 import { type Actor, recordAudit } from '../audit/audit.service';
 import { deviceInventory } from '../inventory/inventory.table';
 import { alarmingSensorIds, channelState } from './channel-state';
@@ -142,7 +135,6 @@ export async function addDevice(db: Db, actor: Actor, input: AddDeviceRequest) {
     return device.id;
   });
   deviceChanged(serial);
-  alarmSettingsChanged();
   return { id: idToWire(id), deviceKey };
 }
 
@@ -160,32 +152,6 @@ export async function findDevice(db: Queryable, scope: SQL, wireId: string): Pro
   return device;
 }
 
-/**
- * Which of `ids` the caller may change, so the console offers an Edit action only where the edit
- * call would succeed. `editScope` is null for a caller without the `device:edit` tag.
- */
-async function editableAmong(db: Db, editScope: SQL | null, ids: number[]): Promise<Set<number>> {
-  if (!editScope || ids.length === 0) return new Set();
-  const rows = await db
-    .select({ id: devices.id })
-    .from(devices)
-    .where(and(editScope, inArray(devices.id, ids)));
-  return new Set(rows.map((r) => r.id));
-}
-
-export async function getDeviceDetail(
-  db: Db,
-  scope: SQL,
-  wireId: string,
-  editScope: SQL | null = null,
-): Promise<DeviceView> {
-  const device = await findDevice(db, scope, wireId);
-  const rows = await db.select().from(sensors).where(eq(sensors.deviceId, device.id));
-  const editable = await editableAmong(db, editScope, [device.id]);
-  const alarming = await alarmingSensorIds(db, [device.id]);
-  return { ...presentDevice(device, rows, alarming), editable: editable.has(device.id) };
-}
-
 /** Issues a new key; the old one stops working at once (connected sessions are dropped). */
 export async function resetDeviceKey(db: Db, actor: Actor, scope: SQL, wireId: string) {
   const device = await findDevice(db, scope, wireId);
@@ -200,66 +166,6 @@ export async function resetDeviceKey(db: Db, actor: Actor, scope: SQL, wireId: s
   });
   deviceChanged(device.serial);
   return { deviceKey };
-}
-
-export async function pageDevices(
-  db: Db,
-  scope: SQL,
-  query: PageDevicesRequest,
-  editScope: SQL | null = null,
-): Promise<Page<DeviceView>> {
-  const filters: SQL[] = [scope];
-  if (query.state) filters.push(eq(devices.state, query.state));
-  const departmentId = idFromWire(query.departmentId);
-  if (departmentId) filters.push(eq(devices.departmentId, departmentId));
-  const groupId = idFromWire(query.groupId);
-  if (groupId) filters.push(eq(devices.groupId, groupId));
-  if (query.keyword) {
-    const like = `%${query.keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    filters.push(or(ilike(devices.name, like), ilike(devices.serial, like))!);
-  }
-  const where = and(...filters);
-  const [total] = await db.select({ n: count() }).from(devices).where(where);
-  const rows = await db
-    .select()
-    .from(devices)
-    .where(where)
-    .orderBy(asc(devices.name), asc(devices.id))
-    .limit(query.pageSize)
-    .offset((query.pageNum - 1) * query.pageSize);
-  const sensorRows = rows.length
-    ? await db
-        .select()
-        .from(sensors)
-        .where(
-          inArray(
-            sensors.deviceId,
-            rows.map((d) => d.id),
-          ),
-        )
-    : [];
-  const editable = await editableAmong(
-    db,
-    editScope,
-    rows.map((d) => d.id),
-  );
-  const alarming = await alarmingSensorIds(
-    db,
-    rows.map((d) => d.id),
-  );
-  return {
-    list: rows.map((d) => ({
-      ...presentDevice(
-        d,
-        sensorRows.filter((s) => s.deviceId === d.id),
-        alarming,
-      ),
-      editable: editable.has(d.id),
-    })),
-    total: Number(total?.n ?? 0),
-    pageNum: query.pageNum,
-    pageSize: query.pageSize,
-  };
 }
 
 /** Device count per state 1-6, every state present (the home page and the state tabs). */

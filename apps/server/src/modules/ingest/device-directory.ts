@@ -1,8 +1,7 @@
-import { eq } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import { sql } from 'drizzle-orm';
+import { type Db, queryRows } from '../../db/client';
 import { hashToken } from '../../lib/tokens';
 import { onDeviceChanged } from '../devices/devices.service';
-import { devices, sensors } from '../devices/devices.table';
 
 export interface KnownDevice {
   id: number;
@@ -14,27 +13,66 @@ export interface KnownDevice {
   sensorIds: Map<number, number>;
 }
 
-/** Another instance may have rotated a key: cached entries live this long at most. */
+/**
+ * Another instance may have rotated a key: cached entries live this long at most. Each entry's
+ * life is drawn between 75% and 100% of it, so a fleet that connected together does not expire
+ * together and come back to the database in one rush.
+ */
 const TTL_MS = 30_000;
 
 /** Far above the devices one server ingests for, far below what strains its memory. */
 const MAX_CACHED_SERIALS = 100_000;
 const MAX_SERIAL_LENGTH = 40;
+/** Serials looked up in one statement at most. */
+const MAX_SERIALS_PER_LOAD = 1_000;
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 function isPossibleSerial(serial: string): boolean {
-  return serial.length > 0 && serial.length <= MAX_SERIAL_LENGTH && !serial.includes('\u0000');
+  // Well-formed: a lone surrogate would make the lookup's JSON, and the lookup of every serial with it, fail.
+  return (
+    serial.length > 0 &&
+    serial.length <= MAX_SERIAL_LENGTH &&
+    !serial.includes('\u0000') &&
+    !LONE_SURROGATE.test(serial)
+  );
+}
+
+interface Caller {
+  resolve: (device: KnownDevice | null) => void;
+  reject: (error: unknown) => void;
+}
+
+interface Row {
+  id: number | string;
+  company_id: number | string;
+  serial: string;
+  key_hash: string;
+  upload_interval_s: number;
+  state: number;
+  sensors: [number, number | string][] | string;
 }
 
 /**
  * The devices ingest needs on every message, cached by serial so the hot path does not query
  * them each time. Changes made through the devices service invalidate the entry at once.
+ * Serials not cached that are asked for at about the same time (a fleet reconnecting after a
+ * restart) are read together, in one statement, with their sensors.
  */
 export class DeviceDirectory {
-  private readonly cache = new Map<string, { device: KnownDevice | null; at: number }>();
+  private readonly cache = new Map<string, { device: KnownDevice | null; until: number }>();
+  /** Serials waiting for the next load, and the callers waiting for each. */
+  private waiting = new Map<string, Caller[]>();
+  private loadScheduled = false;
+  /** Bumped by every change, so a load that raced with one is not cached. */
+  private generation = 0;
   private readonly unsubscribe: () => void;
 
   constructor(private readonly db: Db) {
-    this.unsubscribe = onDeviceChanged((serial) => this.cache.delete(serial));
+    this.unsubscribe = onDeviceChanged((serial) => {
+      this.generation++;
+      this.cache.delete(serial);
+    });
   }
 
   async find(serial: string): Promise<KnownDevice | null> {
@@ -43,28 +81,21 @@ export class DeviceDirectory {
     // for it either, so made-up serials cannot fill the cache.
     if (!isPossibleSerial(serial)) return null;
     const hit = this.cache.get(serial);
-    if (hit && Date.now() - hit.at < TTL_MS) return hit.device;
-    const [device] = await this.db.select().from(devices).where(eq(devices.serial, serial)).limit(1);
-    let known: KnownDevice | null = null;
-    if (device && device.state !== 6) {
-      const rows = await this.db
-        .select({ id: sensors.id, channel: sensors.channel })
-        .from(sensors)
-        .where(eq(sensors.deviceId, device.id));
-      known = {
-        id: device.id,
-        companyId: device.companyId,
-        serial: device.serial,
-        keyHash: device.keyHash,
-        uploadIntervalS: device.uploadIntervalS,
-        sensorIds: new Map(rows.map((r) => [r.channel, r.id])),
-      };
-    }
-    // Unknown serials are cached too (a device retrying with a wrong serial costs no query), so
-    // the cache is bounded: the oldest entries go first (a Map keeps insertion order).
-    if (this.cache.size >= MAX_CACHED_SERIALS) this.cache.delete(this.cache.keys().next().value!);
-    this.cache.set(serial, { device: known, at: Date.now() });
-    return known;
+    if (hit && Date.now() < hit.until) return hit.device;
+    return new Promise((resolve, reject) => {
+      const callers = this.waiting.get(serial);
+      if (callers) callers.push({ resolve, reject });
+      else this.waiting.set(serial, [{ resolve, reject }]);
+      if (this.loadScheduled) return;
+      this.loadScheduled = true;
+      // The serials asked for in this turn of the event loop go in one statement.
+      setImmediate(() => {
+        this.loadScheduled = false;
+        const batch = this.waiting;
+        this.waiting = new Map();
+        void this.load(batch);
+      });
+    });
   }
 
   /** The device when `key` is its current key, else null (unknown, disposed or wrong key). */
@@ -76,5 +107,58 @@ export class DeviceDirectory {
   close() {
     this.unsubscribe();
     this.cache.clear();
+  }
+
+  private async load(batch: Map<string, Caller[]>) {
+    const serials = [...batch.keys()];
+    for (let i = 0; i < serials.length; i += MAX_SERIALS_PER_LOAD) {
+      const chunk = serials.slice(i, i + MAX_SERIALS_PER_LOAD);
+      const generation = this.generation;
+      let found: Map<string, KnownDevice>;
+      try {
+        found = await this.read(chunk);
+      } catch (error) {
+        for (const serial of chunk) for (const caller of batch.get(serial)!) caller.reject(error);
+        continue;
+      }
+      const now = Date.now();
+      for (const serial of chunk) {
+        const device = found.get(serial) ?? null;
+        // Unknown serials are cached too (a device retrying with a wrong serial costs no query), so
+        // the cache is bounded: the oldest entries go first (a Map keeps insertion order).
+        if (generation === this.generation) {
+          if (this.cache.size >= MAX_CACHED_SERIALS) this.cache.delete(this.cache.keys().next().value!);
+          this.cache.set(serial, { device, until: now + TTL_MS * (0.75 + Math.random() / 4) });
+        }
+        for (const caller of batch.get(serial)!) caller.resolve(device);
+      }
+    }
+  }
+
+  /** The bound devices (not disposed) among `serials`, with their sensors, in one statement. */
+  private async read(serials: string[]): Promise<Map<string, KnownDevice>> {
+    // As JSON: a serial a device made up may hold any character, which an array literal would not take.
+    const rows = await queryRows<Row>(
+      this.db,
+      sql`select d.id, d.company_id, d.serial, d.key_hash, d.upload_interval_s, d.state,
+                 coalesce((select json_agg(json_build_array(s.channel, s.id)) from sensors s where s.device_id = d.id),
+                          '[]'::json) as sensors
+          from devices d
+          where d.serial in (select json_array_elements_text(${JSON.stringify(serials)}::json))`,
+    );
+    const found = new Map<string, KnownDevice>();
+    for (const row of rows) {
+      if (row.state === 6) continue;
+      const channels = typeof row.sensors === 'string' ? JSON.parse(row.sensors) : row.sensors;
+      found.set(row.serial, {
+        id: Number(row.id),
+        companyId: Number(row.company_id),
+        serial: row.serial,
+        keyHash: row.key_hash,
+        uploadIntervalS: row.upload_interval_s,
+        sensorIds: new Map((channels as [number, number | string][]).map(([ch, id]) => [ch, Number(id)])),
+      });
+    }
+    return found;
   }
 }

@@ -15,7 +15,7 @@ describe('ingest order under load', () => {
       }),
     );
     const ingest = new IngestService(ctx.app.db);
-    ingest.prioritise((deviceId) => deviceId === watched!.id);
+    ingest.prioritise((job) => job.device.id === watched!.id);
     const batches: number[][] = [];
     ingest.onCommitted((readings) => {
       batches.push([...new Set(readings.map((r) => r.deviceId))]);

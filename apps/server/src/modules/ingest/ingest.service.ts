@@ -31,10 +31,32 @@ export interface BatchEvaluator {
 interface Pending extends IngestJob {
   resolve: (result: IngestResult) => void;
   reject: (error: unknown) => void;
+  /** When it arrived (ms). */
+  at: number;
+  /** Told apart when it arrived: it may raise or clear an alarm, so it is written first. */
+  urgent: boolean;
 }
 
 /** Jobs written in one transaction at most; bounds a transaction's size under a flood. */
 const MAX_JOBS_PER_BATCH = 2000;
+
+/**
+ * How messages are gathered into a transaction when they come steadily (docs/performance.md,
+ * "Ingest"). Each transaction costs a fixed part (its statements' round trips, planning-free
+ * execution, commit) besides its messages: a thousand devices sending every second would each get
+ * a transaction of their own, and the database thread would be busy all the time. So while the
+ * last transaction held more than one message, the next waits until `minBatch` messages are
+ * there, or `lingerMs` after its oldest message arrived, or no message has arrived for `gapMs`
+ * (the senders are waiting for their answers: nothing more is coming), whichever is first. A
+ * message that may raise or clear an alarm never waits, nor a lone message of a quiet server.
+ */
+export interface BatchPacing {
+  lingerMs: number;
+  minBatch: number;
+  gapMs: number;
+}
+
+export const DEFAULT_BATCH_PACING: BatchPacing = { lingerMs: 25, minBatch: 64, gapMs: 5 };
 
 /**
  * The one entry of every reading (MQTT and HTTP). Messages that arrive while a transaction is
@@ -53,16 +75,28 @@ export class IngestService {
   /** Messages per device and minute, shared by MQTT and HTTP. */
   readonly messageRate: DeviceRateLimiter;
 
+  /** Messages in the last transaction written: more than one means messages come steadily. */
+  private lastBatchSize = 0;
+  private lastArrival = 0;
+  /** Ends a wait for more messages at once (a full batch or an urgent message arrived). */
+  private stopWaiting: (() => void) | null = null;
+
   constructor(
     private readonly db: Db,
     readonly limits: DeviceLimits = DEFAULT_DEVICE_LIMITS,
+    private readonly pacing: BatchPacing = DEFAULT_BATCH_PACING,
   ) {
     this.messageRate = new DeviceRateLimiter(limits.messagesPerMinute);
   }
 
   ingest(device: KnownDevice, records: UpRecord[]): Promise<IngestResult> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ device, records, resolve, reject });
+      const at = Date.now();
+      const job = { device, records, resolve, reject, at, urgent: false };
+      job.urgent = this.isUrgent(job);
+      this.queue.push(job);
+      this.lastArrival = at;
+      if (this.stopWaiting && (job.urgent || this.queue.length >= this.pacing.minBatch)) this.stopWaiting();
       if (!this.writing) void this.drain();
     });
   }
@@ -72,11 +106,11 @@ export class IngestService {
    * such a message waits in the queue, it is written in a small transaction of its own ahead of
    * the rest, so under load an alarm is not held up behind a large batch of quiet devices.
    */
-  prioritise(isUrgent: (deviceId: number) => boolean) {
+  prioritise(isUrgent: (job: IngestJob) => boolean) {
     this.isUrgent = isUrgent;
   }
 
-  private isUrgent: (deviceId: number) => boolean = () => false;
+  private isUrgent: (job: IngestJob) => boolean = () => false;
   private evaluator: BatchEvaluator | null = null;
 
   /** Who judges each batch in its transaction (null: nobody; the batch is only written). */
@@ -86,8 +120,14 @@ export class IngestService {
 
   /** The next transaction's jobs: the urgent ones alone when there are others waiting too. */
   private nextBatch(): Pending[] {
+    const batch = this.takeBatch();
+    this.lastBatchSize = batch.length;
+    return batch;
+  }
+
+  private takeBatch(): Pending[] {
     if (this.queue.length > 1) {
-      const urgent = this.queue.filter((job) => this.isUrgent(job.device.id)).slice(0, MAX_JOBS_PER_BATCH);
+      const urgent = this.queue.filter((job) => job.urgent).slice(0, MAX_JOBS_PER_BATCH);
       if (urgent.length > 0 && urgent.length < this.queue.length) {
         const taken = new Set(urgent);
         this.queue = this.queue.filter((job) => !taken.has(job));
@@ -100,21 +140,59 @@ export class IngestService {
   private async drain() {
     this.writing = true;
     try {
+      // Not even a microtask's wait unless it should: a lone message is written at once.
+      if (this.shouldWait()) await this.gather();
       let inFlight = this.queue.length > 0 ? this.write(this.nextBatch()) : null;
       while (inFlight) {
         const answer = await inFlight;
         // The next transaction goes out before this one's devices are answered, so the database
         // works while this thread sends the acknowledgements (a macrotask later, once the next
-        // batch's first statement is on its way).
-        inFlight = this.queue.length > 0 ? this.write(this.nextBatch()) : null;
+        // batch's first statement is on its way). A batch that waits for more messages goes after.
+        const waits = this.queue.length > 0 && this.shouldWait();
+        inFlight = this.queue.length > 0 && !waits ? this.write(this.nextBatch()) : null;
         this.settling++;
         setImmediate(() => {
           this.settling--;
           answer();
         });
+        if (waits) {
+          await this.gather();
+          inFlight = this.write(this.nextBatch());
+        }
       }
     } finally {
       this.writing = false;
+    }
+  }
+
+  /** Whether the next transaction should wait for more messages (BatchPacing). */
+  private shouldWait(): boolean {
+    const { lingerMs, minBatch } = this.pacing;
+    if (lingerMs <= 0 || this.lastBatchSize <= 1 || this.queue.length >= minBatch) return false;
+    return !this.queue.some((job) => job.urgent);
+  }
+
+  /** Waits, when it should, until the queue makes a batch worth a transaction (BatchPacing). */
+  private async gather(): Promise<void> {
+    const { lingerMs, gapMs } = this.pacing;
+    if (this.queue.length === 0 || !this.shouldWait()) return;
+    const deadline = this.queue[0]!.at + lingerMs;
+    let stopped = false;
+    while (!stopped && this.shouldWait()) {
+      const now = Date.now();
+      if (now >= deadline || now - this.lastArrival >= gapMs) return;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, Math.min(deadline - now, this.lastArrival + gapMs - now));
+        function done() {
+          clearTimeout(timer);
+          resolve();
+        }
+        this.stopWaiting = () => {
+          stopped = true;
+          done();
+        };
+      });
+      this.stopWaiting = null;
     }
   }
 

@@ -160,9 +160,20 @@ export async function writeIngestBatch(
   const at = deviceIds.map((id) => positions.get(id));
   // Each device's last contact, battery, power, mode, state and (GPS devices) position. A device is
   // abnormal (3) while a sensor's latest value is beyond its measuring range: `latest` holds the
-  // values this statement sets, which its own sub-statements cannot see in `sensors`.
+  // values this statement sets, which its own sub-statements cannot see in `sensors`. The abnormal
+  // devices are found once for the batch, through the sensors' device index: checked per device,
+  // the check was planned once against a small table (a scan of every sensor) and then ran for
+  // each device of every batch, so its cost grew with the fleet times the batch.
+  const current = sensorIds.length > 0 ? sql`coalesce(l.value, s.value)` : sql`s.value`;
+  const abnormal = sql`
+      abnormal as (
+        select distinct s.device_id from sensors s
+        ${sensorIds.length > 0 ? sql`left join latest l on l.id = s.id` : sql``}
+        where s.device_id = any(${pgArray(deviceIds)}::bigint[])
+          and ${current} is not null and (${current} < s.range_min or ${current} > s.range_max)
+      )`;
   const contact = sql`
-      contact as (
+      ${abnormal}, contact as (
         update devices d set
           last_seen_at = now(),
           battery = coalesce(u.battery, d.battery),
@@ -173,11 +184,7 @@ export async function writeIngestBatch(
           state = case
             when d.state = 6 then 6
             when u.mode = 'service' then 5
-            when exists (select 1 from sensors s ${sensorIds.length > 0 ? sql`left join latest l on l.id = s.id` : sql``}
-                         where s.device_id = d.id
-                           and ${sensorIds.length > 0 ? sql`coalesce(l.value, s.value)` : sql`s.value`} is not null
-                           and (${sensorIds.length > 0 ? sql`coalesce(l.value, s.value)` : sql`s.value`} < s.range_min
-                                or ${sensorIds.length > 0 ? sql`coalesce(l.value, s.value)` : sql`s.value`} > s.range_max)) then 3
+            when d.id in (select device_id from abnormal) then 3
             when d.state in (3, 4, 5) then 1
             else d.state end
         from unnest(${pgArray(deviceIds)}::bigint[], ${pgArray(newest.map((r) => r.battery ?? 'NULL'))}::smallint[],

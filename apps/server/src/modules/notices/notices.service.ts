@@ -1,6 +1,8 @@
 import type { NoticeListRequest, NoticeView, Page, WireLanguage } from '@coldchain/contract';
-import { and, count, desc, eq } from 'drizzle-orm';
-import type { Db, Queryable } from '../../db/client';
+import { and, count, eq, sql } from 'drizzle-orm';
+import type { Queryable } from '../../db/client';
+import { decodeJsonRow, jsonRowOf } from '../../db/json-rows';
+import { pageOf, whenGiven } from '../../db/page-query';
 import { AppError } from '../../lib/app-error';
 import { idFromWire, idToWire } from '../../lib/ids';
 import { NoticeState, notices } from './notices.table';
@@ -36,9 +38,14 @@ function ownedBy(companyId: number, userId: number) {
   return and(eq(notices.companyId, companyId), eq(notices.userId, userId));
 }
 
-/** The caller's own notices in the company in scope, newest first, in the reader's language. */
+const NOTICE_ROW = jsonRowOf(notices, 'notices');
+
+/**
+ * The caller's own notices in the company in scope, newest first, in the reader's language; one
+ * statement (db/page-query.ts).
+ */
 export async function listNotices(
-  db: Db,
+  db: Queryable,
   companyId: number,
   userId: number,
   input: NoticeListRequest,
@@ -46,29 +53,24 @@ export async function listNotices(
 ): Promise<Page<NoticeView>> {
   const where = and(
     ownedBy(companyId, userId),
-    input.state === undefined ? undefined : eq(notices.state, input.state),
+    whenGiven(input.state, 'smallint', (v) => sql`${notices.state} = ${v}`),
   );
-  const [total] = await db.select({ n: count() }).from(notices).where(where);
-  const rows = await db
-    .select()
-    .from(notices)
-    .where(where)
-    .orderBy(desc(notices.createdAt), desc(notices.id))
-    .limit(input.pageSize)
-    .offset((input.pageNum - 1) * input.pageSize);
-  return {
-    list: rows.map((row) => ({
-      id: idToWire(row.id),
-      kind: row.kind,
-      title: row.title[language],
-      content: row.content[language],
-      state: row.state,
-      createTime: row.createdAt.getTime(),
-    })),
-    total: Number(total?.n ?? 0),
-    pageNum: input.pageNum,
-    pageSize: input.pageSize,
-  };
+  return pageOf(
+    db,
+    { row: NOTICE_ROW, from: notices, where, orderBy: sql`${notices.createdAt} desc, ${notices.id} desc` },
+    input,
+    (raw: Record<string, unknown>) => {
+      const row = decodeJsonRow(notices, raw);
+      return {
+        id: idToWire(row.id),
+        kind: row.kind,
+        title: row.title[language],
+        content: row.content[language],
+        state: row.state,
+        createTime: row.createdAt.getTime(),
+      };
+    },
+  );
 }
 
 /** One of the caller's notices; someone else's id is "not found", like an id that does not exist. */

@@ -25,7 +25,7 @@ export interface MemberAccess {
   scopePath: string | null;
   roleId: number | null;
   isDepartmentAdmin: boolean;
-  authTags: Set<string>;
+  authTags: ReadonlySet<string>;
 }
 
 export async function loadMemberAccess(
@@ -44,16 +44,29 @@ export async function loadMemberAccess(
         .from(roles)
         .where(and(eq(roles.id, member.roleId), eq(roles.companyId, member.companyId)))
     : [];
+  return memberAccessOf(member, department ?? null, role ?? null);
+}
+
+/** Every right tag, once: company administrators share it rather than copying it per request. */
+const ALL_TAGS: ReadonlySet<string> = new Set(AuthTags);
+
+/**
+ * The rules above applied to rows already read: the member's department (of their company) and
+ * role, each null when absent. The auth plugin reads them in the statement that reads the session
+ * (modules/auth/session-caller.ts); `loadMemberAccess` reads them on their own.
+ */
+export function memberAccessOf(
+  member: { isAdmin: boolean; departmentId: number | null; roleId: number | null },
+  department: { path: string; parentId: number | null } | null,
+  role: { tags: readonly string[]; isDepartmentAdmin: boolean } | null,
+): MemberAccess {
   const wholeCompany = member.isAdmin || !department || department.parentId === null;
-  let authTags: Set<string>;
-  if (member.isAdmin) authTags = new Set(AuthTags);
-  else authTags = new Set(['home:view', ...(role?.tags ?? [])]);
   return {
     departmentId: member.departmentId,
     scopePath: wholeCompany ? null : department.path,
     roleId: member.roleId,
     isDepartmentAdmin: member.isAdmin || (role?.isDepartmentAdmin ?? false),
-    authTags,
+    authTags: member.isAdmin ? ALL_TAGS : new Set(['home:view', ...(role?.tags ?? [])]),
   };
 }
 

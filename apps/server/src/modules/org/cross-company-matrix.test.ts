@@ -105,6 +105,10 @@ describe('cross-company matrix', () => {
       '/api/personnel/removeUser',
       '/api/device/deviceDetail',
       '/api/alarm/alarmDetail',
+      '/api/equipment/equipmentDetail',
+      '/api/equipment/saveEquipment',
+      '/api/equipment/pageRecords',
+      '/api/equipment/batchTransfer',
     ]) {
       expect(notExercised).not.toContain(url);
     }

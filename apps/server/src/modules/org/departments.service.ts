@@ -10,6 +10,7 @@ import { AppError } from '../../lib/app-error';
 import { idFromWire, idToWire } from '../../lib/ids';
 import type { Auth } from '../../plugins/auth';
 import { type Actor, recordAudit } from '../audit/audit.service';
+import { authChanged } from '../auth/auth-changes';
 import { companies, companyMembers } from '../companies/companies.table';
 import { devices } from '../devices/devices.table';
 import { users } from '../users/users.table';
@@ -204,6 +205,8 @@ export async function installLeader(
     .update(companyMembers)
     .set({ departmentId: department.id, roleId: role.id })
     .where(and(eq(companyMembers.companyId, department.companyId), eq(companyMembers.userId, userId)));
+  // The company, not only this person: a transfer also moves the former person in charge.
+  authChanged({ companyId: department.companyId });
   return role.id;
 }
 
@@ -293,6 +296,7 @@ export async function deleteDepartment(db: Db, auth: Auth, actor: Actor, wireId:
     }
     // Its roles, invitations and join requests go with it (foreign keys cascade).
     await tx.delete(departments).where(eq(departments.id, department.id));
+    authChanged({ companyId: department.companyId });
     await recordAudit(tx, actor, {
       action: 'department.delete',
       targetType: 'department',

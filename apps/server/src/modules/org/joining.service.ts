@@ -12,6 +12,7 @@ import { AppError } from '../../lib/app-error';
 import { idFromWire, idToWire } from '../../lib/ids';
 import type { Auth } from '../../plugins/auth';
 import { type Actor, recordAudit } from '../audit/audit.service';
+import { authChanged } from '../auth/auth-changes';
 import { companyMembers } from '../companies/companies.table';
 import { createNotice } from '../notices/notices.service';
 import { users } from '../users/users.table';
@@ -215,6 +216,7 @@ export async function decideJoinRequest(db: Db, auth: Auth, actor: Actor, input:
         .onConflictDoNothing()
         .returning({ userId: companyMembers.userId });
       if (inserted.length === 0) throw new AppError('APPLICANT_ALREADY_MEMBER');
+      authChanged({ userId: request.userId });
       // A user without any company lands in this one at their next login.
       await tx
         .update(users)

@@ -16,6 +16,7 @@ import { alarmRecords, alarmSettings } from '../alarms/alarms.table';
 import { recordAudit } from '../audit/audit.service';
 import { companies } from '../companies/companies.table';
 import { sensors } from '../devices/devices.table';
+import { equipment, equipmentTypes } from '../equipment/equipment.table';
 import { deviceGroups } from '../groups/groups.table';
 import { notices } from '../notices/notices.table';
 import { users } from '../users/users.table';
@@ -134,6 +135,8 @@ export interface CompanyIds {
   noticeId: number;
   joinRequestId: number;
   inviteCode: string;
+  equipmentTypeId: number;
+  equipmentId: number;
 }
 
 /**
@@ -242,6 +245,21 @@ export async function buildCompanyWithEverything(app: FastifyInstance, marker: s
       { action: 'role.add', targetType: 'role', targetId: role.id, after: { name: `${marker} role` } },
     ),
   );
+  const [equipmentType] = await db
+    .insert(equipmentTypes)
+    .values({ companyId: company.id, name: `${marker} fridge type`, code: '10' })
+    .returning();
+  const [fridge] = await db
+    .insert(equipment)
+    .values({
+      companyId: company.id,
+      typeId: equipmentType!.id,
+      serial: '100001',
+      serialSuffix: '0001',
+      name: `${marker} cold room`,
+      departmentId: department.id,
+    })
+    .returning();
   // A login of the member puts a login-log row and a session in place too.
   await login(app, member.account);
   return {
@@ -261,6 +279,8 @@ export async function buildCompanyWithEverything(app: FastifyInstance, marker: s
     noticeId: notice!.id,
     joinRequestId: request!.id,
     inviteCode,
+    equipmentTypeId: equipmentType!.id,
+    equipmentId: fridge!.id,
   };
 }
 
@@ -342,6 +362,8 @@ function candidates(ids: CompanyIds): Record<string, unknown[]> {
     ids.noticeId,
     ids.joinRequestId,
     ids.companyId,
+    ids.equipmentId,
+    ids.equipmentTypeId,
   ].map(s);
   const now = Date.now();
   return {
@@ -395,6 +417,13 @@ function candidates(ids: CompanyIds): Record<string, unknown[]> {
     calibratedAt: [now - 365 * 86_400_000],
     nextDueAt: [now + 30 * 86_400_000],
     institution: ['probe'],
+    typeId: [s(ids.equipmentTypeId)],
+    equipmentId: [s(ids.equipmentId)],
+    ids: [[s(ids.equipmentId)]],
+    toDepartmentId: [s(ids.departmentId)],
+    serialSuffix: ['0002'],
+    sensorIds: [[s(ids.sensorId)]],
+    period: ['day'],
   };
 }
 

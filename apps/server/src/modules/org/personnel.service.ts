@@ -13,6 +13,7 @@ import { idFromWire, idToWire } from '../../lib/ids';
 import type { Auth } from '../../plugins/auth';
 import { alarmSettings } from '../alarms/alarms.table';
 import { type Actor, recordAudit } from '../audit/audit.service';
+import { authChanged } from '../auth/auth-changes';
 import { companyMembers } from '../companies/companies.table';
 import { NoticeState, notices } from '../notices/notices.table';
 import { users } from '../users/users.table';
@@ -184,6 +185,7 @@ export async function assignRole(db: Db, auth: Auth, actor: Actor, input: Assign
       .where(
         and(eq(companyMembers.companyId, actor.companyId), eq(companyMembers.userId, target.member.userId)),
       );
+    authChanged({ userId: target.member.userId });
     await recordAudit(tx, actor, {
       action: 'member.assignRole',
       targetType: 'user',
@@ -209,6 +211,7 @@ export async function moveUser(db: Db, auth: Auth, actor: Actor, input: MoveUser
       .where(
         and(eq(companyMembers.companyId, actor.companyId), eq(companyMembers.userId, target.member.userId)),
       );
+    authChanged({ userId: target.member.userId });
     await recordAudit(tx, actor, {
       action: 'member.move',
       targetType: 'user',
@@ -259,6 +262,7 @@ export async function removeUser(db: Db, auth: Auth, actor: Actor, wireUserId: s
     await tx
       .delete(companyMembers)
       .where(and(eq(companyMembers.companyId, actor.companyId), eq(companyMembers.userId, userId)));
+    authChanged({ userId });
     // Their next login lands in another of their companies, not in this one.
     await tx
       .update(users)

@@ -12,6 +12,7 @@ import { AppError } from '../../lib/app-error';
 import { idFromWire, idToWire } from '../../lib/ids';
 import type { Auth } from '../../plugins/auth';
 import { type Actor, recordAudit } from '../audit/audit.service';
+import { authChanged } from '../auth/auth-changes';
 import { companyMembers } from '../companies/companies.table';
 import { departmentScope } from './access';
 import { departments, roles } from './org.table';
@@ -239,6 +240,8 @@ export async function editRole(db: Db, auth: Auth, actor: Actor, input: EditRole
     const tags = await checkedTags(tx, auth, department, input.tags, role);
     await assertNameFree(tx, department.id, input.name, role.id);
     await tx.update(roles).set({ name: input.name, tags }).where(eq(roles.id, role.id));
+    // Its holders and, when tags cascade below, the holders of roles of departments below.
+    authChanged({ companyId: actor.companyId });
 
     const removed = role.isDepartmentAdmin ? role.tags.filter((t) => !tags.includes(t)) : [];
     const reduced: { roleId: string; removed: string[] }[] = [];
@@ -290,6 +293,7 @@ export async function deleteRole(db: Db, auth: Auth, actor: Actor, wireId: strin
     const held = Number(holders?.n ?? 0);
     if (held > 0) throw new AppError('ROLE_IN_USE', { count: held });
     await tx.delete(roles).where(eq(roles.id, role.id));
+    authChanged({ companyId: actor.companyId });
     await recordAudit(tx, actor, {
       action: 'role.delete',
       targetType: 'role',

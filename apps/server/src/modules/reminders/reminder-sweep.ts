@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { type Db, type Queryable, queryRows } from '../../db/client';
 import { calibrationsDue } from '../calibration/calibration-reminders';
 import { creditBalance } from '../delivery/credits.service';
+import { missedPatrols } from '../equipment/equipment-patrol-reminders';
 import { createNotice } from '../notices/notices.service';
 import { companyAdministrators, usersWhoMaySeeDevice } from '../org/access';
 import { remindersSent } from './reminders.table';
@@ -37,6 +38,7 @@ export async function runReminderSweep(db: Db, now = new Date()): Promise<number
     ...(await devicesWithFewSetters(db)),
     ...(await lowCredit(db, now)),
     ...(await calibrationsDue(db, now)),
+    ...(await missedPatrols(db, now)),
   ];
   let sent = 0;
   for (const reminder of reminders) {

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Config } from '../../lib/config';
 import { ok } from '../../lib/envelope';
 import { requireCompany, requirePermission } from '../../plugins/auth';
+import { Liveness } from './liveness';
 import { issueDataViewTicket } from './tickets.service';
 
 const version = '0.1.0';
@@ -28,14 +29,16 @@ export function publicMqttUrl(config: Config, requestHostname: string): string {
 }
 
 export const systemRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
-  /** Liveness and readiness: answers 200 only when the database answers. */
+  /**
+   * Liveness and readiness: answers 200 only when the database answered, within the last second
+   * (liveness.ts: one probe a second however often it is polled).
+   */
+  const liveness = new Liveness(() => app.db.execute(sql`select 1`));
+  const alive = { status: 'ok', database: app.database.kind };
+  const unavailable = { status: 'unavailable', database: app.database.kind };
   app.get('/healthz', { config: { public: true } }, async (_request, reply) => {
-    try {
-      await app.db.execute(sql`select 1`);
-      return { status: 'ok', database: app.database.kind };
-    } catch {
-      return reply.status(503).send({ status: 'unavailable', database: app.database.kind });
-    }
+    if (await liveness.check()) return alive;
+    return reply.status(503).send(unavailable);
   });
 
   /**

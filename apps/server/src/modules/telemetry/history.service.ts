@@ -37,14 +37,28 @@ const rowsOf = (sensorId: number, segments: Segment[], level: Level, hOverR: num
     sql` union all `,
   );
 
+/** Ranges up to this long read every point in the same statement as the buckets (see below). */
+const ONE_STATEMENT_RANGE_MS = 31 * 24 * 3_600_000;
+
+interface SensorFacts {
+  deviceId: number | string;
+  type: string;
+  /** The device's service lapsed at some time: some readings may be hidden. */
+  lapsed: boolean;
+}
+
 /**
  * A sensor's readings over a range with min, max, average and mean kinetic temperature. With
  * `maxPoints` below the number of readings, the range is cut into `maxPoints / 2` buckets and each
  * bucket's minimum and maximum are kept with their own instants, so no excursion disappears from
  * a chart however far it is zoomed out. Statistics read the daily and hourly rollups for the days
  * and hours the range covers whole, and buckets of an hour or a day read them too, so a year
- * costs a few hundred rows, not a hundred thousand. One statement answers it all: on the embedded
- * database each round trip costs about a millisecond.
+ * costs a few hundred rows, not a hundred thousand.
+ *
+ * One statement answers it all in the common case (on the embedded database each round trip costs
+ * about a millisecond): the access check rides along, and readings are read only when the sensor
+ * is the caller's and its device never lapsed. A device whose service lapsed may have hidden
+ * readings (docs/decisions.md, "Data recovery"): its range is cut around them and asked again.
  */
 export async function getHistoryData(
   db: Db,
@@ -55,30 +69,57 @@ export async function getHistoryData(
 ): Promise<HistoryData> {
   const sensorId = idFromWire(input.sensorId);
   if (!sensorId) throw new AppError('SENSOR_NOT_FOUND');
-  const [sensor] = await queryRows<{ device_id: string | number; type: string; lapsed: boolean }>(
-    db,
-    sql`select device_id, type, ${mayHaveHiddenReadings(sql`sensors.device_id`)} as lapsed from sensors
-        where id = ${sensorId} and device_id in ${deviceIdsWhere(scope)}`,
-  );
+  const sensorFacts = sql`select device_id as "deviceId", type,
+      ${mayHaveHiddenReadings(sql`sensors.device_id`)} as lapsed
+    from sensors where id = ${sensorId} and device_id in ${deviceIdsWhere(scope)}`;
+  const first = await historyStatement(db, sensorId, input, activationEnergyKj, sensorFacts, [
+    [input.startTime, input.endTime],
+  ]);
+  const sensor = first.sensor;
   if (!sensor) throw new AppError('SENSOR_NOT_FOUND');
-  const { startTime: start, endTime: end, maxPoints } = input;
+  if (!sensor.lapsed) return presentHistory(first, sensor, activationEnergyKj);
   // Readings of an unrecovered lapsed service period are not shown (docs/decisions.md, "Data recovery").
-  const hidden = sensor.lapsed
-    ? ((await hiddenRanges(db, [Number(sensor.device_id)])).get(Number(sensor.device_id)) ?? [])
-    : [];
-  const segments = visibleSegments(start, end, hidden);
+  const deviceId = Number(sensor.deviceId);
+  const hidden = (await hiddenRanges(db, [deviceId])).get(deviceId) ?? [];
+  const segments = visibleSegments(input.startTime, input.endTime, hidden);
   if (segments.length === 0) return { points: [], min: null, max: null, avg: null, mkt: null };
+  const again = await historyStatement(db, sensorId, input, activationEnergyKj, null, segments);
+  return presentHistory(again, sensor, activationEnergyKj);
+}
+
+interface HistoryAnswer extends HistoryRow {
+  /** Null when the sensor is not the caller's (or was not asked for). */
+  sensor: SensorFacts | null;
+}
+
+/**
+ * The statistics and points of `segments`. With `sensorFacts` (the sensor's access check and
+ * facts), the statement answers them too and reads readings only for a visible sensor whose device
+ * never lapsed; without, the caller has checked.
+ */
+async function historyStatement(
+  db: Db,
+  sensorId: number,
+  input: HistoryDataRequest,
+  activationEnergyKj: number,
+  sensorFacts: SQL | null,
+  segments: Segment[],
+): Promise<HistoryAnswer> {
+  const { startTime: start, endTime: end, maxPoints } = input;
   const hOverR = activationOverR(activationEnergyKj);
   // The rollups' MKT sums use the default activation energy; another one needs the raw readings.
   const statsLevel: Level = activationEnergyKj === DEFAULT_ACTIVATION_ENERGY_KJ ? 'day' : 'raw';
   const { level, origin, width } = bucketing(start, end, Math.max(1, Math.floor((maxPoints ?? 2) / 2)));
+  // Readings are read only for a visible sensor whose device never lapsed (a one-time check).
+  const gate = sensorFacts ? sql` where exists (select 1 from sensor where not sensor.lapsed)` : sql``;
 
-  const everyPoint = sql`
+  const everyPointOf = (where: SQL) => sql`
     select coalesce(json_agg(json_build_array((extract(epoch from ts) * 1000)::float8, value) order by ts), '[]'::json)
     from (${sql.join(
       segments.map(([from, to]) => storedReadings([sensorId], from, to)),
       sql` union all `,
-    )}) r`;
+    )}) r${where}`;
+  const everyPoint = everyPointOf(gate);
   // One grouped pass: min() of [value, epoch] pairs is the lowest value at its earliest instant,
   // max() of [value, -epoch] the highest value at its earliest instant.
   const bucketExtremes = sql`
@@ -95,31 +136,50 @@ export async function getHistoryData(
     select floor((extract(epoch from key) * 1000 - ${origin}) / ${width})::int as k,
            min(array[min::float8, extract(epoch from min_ts)::float8]) as lo,
            max(array[max::float8, -extract(epoch from max_ts)::float8]) as hi
-    from (${bucketRows}) s
+    from (${bucketRows}) s${gate}
     group by 1`;
   const ctes = [
+    ...(sensorFacts ? [sql`sensor as materialized (${sensorFacts})`] : []),
     ...(shared ? [sql`r as materialized (${rowsOf(sensorId, segments, level, hOverR)})`] : []),
     ...(maxPoints ? [sql`b as (${buckets})`] : []),
     sql`stats as (
           select coalesce(sum(n), 0)::int as n, min(min)::float8 as min, max(max)::float8 as max,
                  (sum(sum) / nullif(sum(n), 0))::float8 as avg, sum(expsum)::float8 as expsum
-          from (${statsRows}) src
+          from (${statsRows}) src${gate}
         )`,
   ];
-  // Statistics and the points in one statement. With maxPoints, the bucket extremes come with it,
-  // and every point is fetched after only when there are few enough: planning a year of raw
-  // partitions that are then not read costs more than a round trip.
-  const [row] = await queryRows<HistoryRow>(
+  // With maxPoints, every point is answered instead of the bucket extremes when there are no more
+  // readings than that. For a short range both are in the statement (only one runs); for a long one
+  // the points come from a second statement when needed: planning a year of raw partitions that
+  // are then not read costs more than a round trip.
+  const pointsInline = maxPoints && end - start <= ONE_STATEMENT_RANGE_MS;
+  const points = !maxPoints
+    ? everyPoint
+    : pointsInline
+      ? sql`case when stats.n <= ${maxPoints}::int then (${everyPoint}) else (${bucketExtremes}) end`
+      : bucketExtremes;
+  const sensorColumn = sensorFacts ? sql`, (select row_to_json(sensor) from sensor) as sensor` : sql``;
+  const [row] = await queryRows<HistoryAnswer>(
     db,
     sql`with ${sql.join(ctes, sql`, `)}
-        select stats.*, (${maxPoints ? bucketExtremes : everyPoint}) as points from stats`,
+        select stats.*, (${points}) as points${sensorColumn} from stats`,
   );
   if (!row) throw new AppError('INTERNAL');
-  if (maxPoints && row.n <= maxPoints) {
-    const [all] = await queryRows<{ points: [number, number][] }>(db, sql`select (${everyPoint}) as points`);
+  if (typeof row.sensor === 'string') row.sensor = JSON.parse(row.sensor);
+  const readable = !sensorFacts || (row.sensor !== null && !row.sensor.lapsed);
+  if (readable && maxPoints && !pointsInline && row.n <= maxPoints) {
+    // The sensor was found readable above, so this statement needs no check of its own.
+    const [all] = await queryRows<{ points: [number, number][] }>(
+      db,
+      sql`select (${everyPointOf(sql``)}) as points`,
+    );
     row.points = all?.points ?? [];
   }
+  return row;
+}
 
+function presentHistory(row: HistoryAnswer, sensor: SensorFacts, activationEnergyKj: number): HistoryData {
+  const hOverR = activationOverR(activationEnergyKj);
   const round = (v: number | null) => (v === null ? null : Math.round(v * 100) / 100);
   return {
     points: row.points ?? [],

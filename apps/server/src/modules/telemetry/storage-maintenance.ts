@@ -1,15 +1,21 @@
 import type { Db } from '../../db/client';
 import { packOldReadings } from './packing';
 import { ensureReadingPartitions } from './partitions';
+import { analyseGrownTables, vacuumHotTables } from './table-upkeep';
 
 /** Partitions and packing are a daily concern; once a day keeps both a step ahead. */
 const MAINTENANCE_EVERY_MS = 24 * 3_600_000;
+/** How often the hot tables' growth is checked (table-upkeep.ts): a fleet added is planned for within this. */
+const GROWTH_CHECK_EVERY_MS = 30_000;
+/** How often the small hot tables are vacuumed where no autovacuum runs (a few milliseconds each). */
+const VACUUM_EVERY_MS = 10 * 60_000;
 
 /**
  * Daily reading-storage upkeep: the monthly partitions ahead of time, so live data never lands in
  * the default partition, then packing of readings older than two days (packing.ts). Runs a minute
  * after start (not in the rush of devices reconnecting and the demo seed) and then daily; one run
- * at a time. server.ts also prepares the partitions before it listens.
+ * at a time. server.ts also prepares the partitions before it listens. Besides, the hot tables'
+ * statistics follow their growth and the small ones are vacuumed (table-upkeep.ts).
  */
 export function startStorageMaintenance(
   db: Db,
@@ -29,12 +35,31 @@ export function startStorageMaintenance(
   };
   const first = setTimeout(run, 60_000);
   const timer = setInterval(run, everyMs);
-  first.unref();
-  timer.unref();
+  // The hot tables' upkeep, one step at a time and never beside the daily run.
+  let upkeep: Promise<void> | null = null;
+  const keepUp = (step: () => Promise<unknown>) => () => {
+    if (running || upkeep) return;
+    upkeep = step()
+      .then(() => undefined)
+      .catch(onError)
+      .finally(() => {
+        upkeep = null;
+      });
+  };
+  const growth = setInterval(
+    keepUp(() => analyseGrownTables(db)),
+    GROWTH_CHECK_EVERY_MS,
+  );
+  const vacuum = setInterval(
+    keepUp(() => vacuumHotTables(db)),
+    VACUUM_EVERY_MS,
+  );
+  for (const t of [first, timer, growth, vacuum]) t.unref();
   /** Stops the timers and waits for a run in progress, so the database is not closed under it. */
   return async () => {
     clearTimeout(first);
-    clearInterval(timer);
+    for (const t of [timer, growth, vacuum]) clearInterval(t);
     await running;
+    await upkeep;
   };
 }

@@ -76,7 +76,7 @@ describe('/register', () => {
     await userEvent.click(screen.getByTestId('register-submit'));
     expect(await screen.findByText('请输入正确的邮箱')).toBeInTheDocument();
     expect(await screen.findAllByText('8-20 位英文字母和数字')).not.toHaveLength(0);
-    expect(screen.getByText('请输入 6 位验证码')).toBeInTheDocument();
+    expect(await screen.findByText('请输入 6 位验证码')).toBeInTheDocument();
   });
 });
 

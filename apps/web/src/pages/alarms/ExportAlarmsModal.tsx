@@ -1,13 +1,11 @@
 import { ALARM_EXPORT_MAX_DAYS, type ExportAlarmsRequest } from '@coldchain/contract';
-import { Alert, App, Button, DatePicker, Form, Modal, Radio, Space } from 'antd';
-import dayjs, { type Dayjs } from 'dayjs';
+import { Alert, App, Form, Modal, Radio } from 'antd';
+import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
+import { ExportPeriodField, initialExportPeriod } from '../../components/ExportPeriodField';
 import { SignPasswordField, signedBody, useSignCheck } from '../../signature/SignPasswordField';
 import { saveFile } from '../devices/batch/batch-queries';
 import { useExportAlarms } from './queries';
-
-/** Quick periods ending now, in hours. */
-const PRESETS = { '24h': 24, '7d': 24 * 7, '30d': 24 * 30 } as const;
 
 interface Values {
   period?: [Dayjs | null, Dayjs | null] | null;
@@ -28,7 +26,7 @@ export function ExportAlarmsModal({
 }: {
   open: boolean;
   filters: Pick<ExportAlarmsRequest, 'resolveState' | 'alarmType'>;
-  /** The list's time filter, offered as the period. */
+  /** The list's time filter, offered as the period; the last 24 hours without one. */
   initialPeriod: [Dayjs, Dayjs] | null;
   onClose: () => void;
 }) {
@@ -80,40 +78,15 @@ export function ExportAlarmsModal({
         layout="vertical"
         onFinish={submit}
         preserve={false}
-        initialValues={{ period: initialPeriod }}
+        initialValues={{ period: initialExportPeriod(initialPeriod) }}
       >
-        <Space size="small" style={{ marginBottom: 8 }}>
-          {Object.entries(PRESETS).map(([key, hours]) => (
-            <Button
-              key={key}
-              size="small"
-              data-testid={`alarm-export-preset-${key}`}
-              onClick={() => {
-                const now = dayjs();
-                form.setFieldValue('period', [now.subtract(hours, 'hour'), now]);
-                void form.validateFields(['period']).catch(() => undefined);
-              }}
-            >
-              {t(`alarms.export.preset.${key}`)}
-            </Button>
-          ))}
-        </Space>
-        <Form.Item
-          name="period"
+        <ExportPeriodField
           label={t('alarms.export.period')}
-          rules={[
-            {
-              validator: async (_, value: Values['period']) => {
-                if (!value?.[0] || !value[1]) throw new Error(t('alarms.export.periodRequired'));
-                if (value[1].diff(value[0], 'day', true) > ALARM_EXPORT_MAX_DAYS)
-                  throw new Error(t('alarms.export.periodTooLong', { days: ALARM_EXPORT_MAX_DAYS }));
-                if (!value[1].isAfter(value[0])) throw new Error(t('alarms.rule.timeRange'));
-              },
-            },
-          ]}
-        >
-          <DatePicker.RangePicker showTime data-testid="alarm-export-period" style={{ width: '100%' }} />
-        </Form.Item>
+          maxDays={ALARM_EXPORT_MAX_DAYS}
+          requiredMessage={t('alarms.export.periodRequired')}
+          tooLongMessage={t('alarms.export.periodTooLong', { days: ALARM_EXPORT_MAX_DAYS })}
+          testId="alarm-export-period"
+        />
         <Form.Item
           name="format"
           label={t('alarms.export.format')}

@@ -124,4 +124,17 @@ describe('alarm detail: why it is still open', () => {
     );
     expect(screen.queryByTestId('alarm-clearing')).toBeNull();
   });
+
+  it.each([
+    ['resolved', 3],
+    ['expired', 4],
+  ] as const)(
+    'shows nothing once the alarm is %s, though its value is still out',
+    async (_name, resolveState) => {
+      // The server may still say what would clear it; a closed record must not ask why it is open.
+      await showDetail({ ...alarmRecord({ resolveState }), clearing: value({ low: 2, high: 8 }) }, 'en');
+      expect(screen.getByTestId('alarm-detail')).toBeInTheDocument();
+      expect(screen.queryByTestId('alarm-clearing')).toBeNull();
+    },
+  );
 });

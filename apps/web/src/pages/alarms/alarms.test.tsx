@@ -328,7 +328,7 @@ describe('alarm detail deliveries and resolver', () => {
     expect(within(call).getByTestId('alarm-delivery-error')).toHaveTextContent(
       'Twilio: undelivered, error 30003',
     );
-    expect(screen.getByText('服务商错误')).toBeInTheDocument();
+    expect(screen.getByRole('columnheader', { name: '服务商错误' })).toBeInTheDocument();
   });
 
   it('names a resolver other than the current user by the name the server joins', async () => {

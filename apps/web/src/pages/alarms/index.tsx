@@ -1,10 +1,12 @@
 import { ExportOutlined } from '@ant-design/icons';
 import { type AlarmRecordView, AlarmTypes, type PageAlarmsRequest } from '@coldchain/contract';
-import { Button, Card, DatePicker, Flex, Select, Table, type TableColumnsType, Typography } from 'antd';
+import { Button, Card, DatePicker, Flex, Select, type TableColumnsType, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
+import { DataTable } from '../../components/DataTable';
+import { sensorName } from '../../components/labels';
 import { useHasAuthTag } from '../../session/queries';
 import { useCanExport } from '../../signature/SignPasswordField';
 import { formatTime } from '../devices/format';
@@ -67,7 +69,7 @@ export default function AlarmInfoPage() {
       title: t('alarms.column.channel'),
       dataIndex: 'channelName',
       key: 'channelName',
-      render: (name: string | null) => name ?? '-',
+      render: (name: string | null) => sensorName(t, name),
     },
     {
       title: t('alarms.column.time'),
@@ -98,6 +100,16 @@ export default function AlarmInfoPage() {
       key: 'resolveTime',
       render: (ts: number | null) => formatTime(ts),
     },
+    {
+      // The row opens the detail on a click; the link is the way there by keyboard.
+      title: t('alarms.column.actions'),
+      key: 'actions',
+      render: (_, r) => (
+        <Link to={alarmDetailUrl(r.id)} onClick={(e) => e.stopPropagation()} data-testid="alarm-detail-link">
+          {t('alarms.column.open')}
+        </Link>
+      ),
+    },
   ];
 
   return (
@@ -110,6 +122,7 @@ export default function AlarmInfoPage() {
           <Select<number>
             allowClear
             placeholder={t('alarms.filter.resolveState')}
+            aria-label={t('alarms.filter.resolveState')}
             style={{ minWidth: 160 }}
             value={resolveState}
             onChange={(value) => {
@@ -122,6 +135,7 @@ export default function AlarmInfoPage() {
           <Select<string>
             allowClear
             placeholder={t('alarms.filter.alarmType')}
+            aria-label={t('alarms.filter.alarmType')}
             style={{ minWidth: 200 }}
             value={alarmType}
             onChange={(value) => {
@@ -153,12 +167,12 @@ export default function AlarmInfoPage() {
             </Button>
           )}
         </Flex>
-        <Table<Row>
+        <DataTable<Row>
           rowKey="id"
           columns={columns}
+          keyColumns={['resolveState']}
           dataSource={page.data?.list ?? []}
           loading={page.isFetching}
-          scroll={{ x: 'max-content' }}
           onRow={(r) => ({
             onClick: () => navigate(alarmDetailUrl(r.id)),
             style: { cursor: 'pointer' },

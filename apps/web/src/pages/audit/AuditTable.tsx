@@ -1,5 +1,6 @@
-import { Table, type TableColumnsType, type TableProps } from 'antd';
+import type { TableColumnsType, TableProps } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { DataTable } from '../../components/DataTable';
 import { auditPagination } from './pagination';
 import type { PageOf } from './queries';
 
@@ -21,12 +22,11 @@ export function AuditTable<T extends { id: string | number }>({
 }) {
   const { t } = useTranslation();
   return (
-    <Table<T>
+    <DataTable<T>
       rowKey="id"
       columns={columns}
       dataSource={page.data?.list ?? []}
       loading={page.isFetching}
-      scroll={{ x: 'max-content' }}
       onRow={(r) => ({ className: 'audit-row', 'data-testid': rowTestId(r) })}
       expandable={expandable}
       pagination={auditPagination(t, pageNum, page.data?.total ?? 0, onPageChange)}

@@ -1,8 +1,9 @@
 import { AUDIT_EXPORT_MAX_DAYS, AUDIT_EXPORT_MAX_ROWS, type AuditExportFormat } from '@coldchain/contract';
-import { App, DatePicker, Form, Modal, Radio, Typography } from 'antd';
+import { App, Form, Modal, Radio, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import type { FileResponse } from '../../api/request';
+import { ExportPeriodField, initialExportPeriod } from '../../components/ExportPeriodField';
 import { SignPasswordField, signedBody, useSignCheck } from '../../signature/SignPasswordField';
 import { saveFile } from './queries';
 
@@ -23,7 +24,8 @@ interface Values {
 
 /**
  * The export dialog of the audit screens (spec section 5: "Export needs a time period and a file
- * format"). The period starts as the screen's filter; the screen adds its other filters.
+ * format"). The period starts as the screen's filter, or the last 24 hours; the screen adds its
+ * other filters.
  */
 export function ExportModal({
   open,
@@ -87,28 +89,15 @@ export function ExportModal({
         layout="vertical"
         onFinish={submit}
         preserve={false}
-        initialValues={{ period: initialPeriod ?? undefined }}
+        initialValues={{ period: initialExportPeriod(initialPeriod) }}
       >
-        <Form.Item
-          name="period"
+        <ExportPeriodField
           label={t('audit.export.period')}
-          rules={[
-            {
-              validator: async (_, value: Values['period']) => {
-                if (!value?.[0] || !value[1]) throw new Error(t('audit.export.periodRequired'));
-                if (value[1].diff(value[0], 'day', true) > AUDIT_EXPORT_MAX_DAYS)
-                  throw new Error(t('audit.export.periodTooLong', { days: AUDIT_EXPORT_MAX_DAYS }));
-              },
-            },
-          ]}
-        >
-          <DatePicker.RangePicker
-            showTime
-            format="YYYY-MM-DD HH:mm:ss"
-            data-testid="audit-export-period"
-            style={{ width: '100%' }}
-          />
-        </Form.Item>
+          maxDays={AUDIT_EXPORT_MAX_DAYS}
+          requiredMessage={t('audit.export.periodRequired')}
+          tooLongMessage={t('audit.export.periodTooLong', { days: AUDIT_EXPORT_MAX_DAYS })}
+          testId="audit-export-period"
+        />
         <Form.Item
           name="format"
           label={t('audit.export.format')}

@@ -164,7 +164,7 @@ describe('login log', () => {
     });
   });
 
-  it('exports only with a time period and a format, and saves the file the server names', async () => {
+  it('opens the export on the last 24 hours, needs a format, and saves the file the server names', async () => {
     const saved = catchDownloads();
     const server = stubServer({
       authTags: ['audit:export'],
@@ -177,28 +177,26 @@ describe('login log', () => {
     await screen.findByTestId('login-row-1', {}, { timeout: 8_000 });
     await userEvent.click(screen.getByTestId('login-export'));
     await userEvent.click(await screen.findByTestId('audit-export-submit'));
-    expect(
-      await screen.findByText('Select at least one device, time period or record', {
-        selector: '.ant-form-item-explain-error',
-      }),
-    ).toBeInTheDocument();
     // Each field's message renders on its own: wait for it rather than expect it in the same frame.
     expect(await screen.findByText('Select a file format')).toBeInTheDocument();
+    // The period is filled in already (issue 20): no "select a period" message.
+    expect(screen.queryByText('Select at least one device, time period or record')).toBeNull();
     expect(bodies(server, '/api/userLoginLog/auditExportUserLog')).toEqual([]);
 
-    const [start, end] = screen.getAllByTestId('audit-export-period');
-    await userEvent.click(start!);
-    await userEvent.type(start!, '2025-06-01 00:00:00{Enter}');
-    await userEvent.type(end!, '2025-06-02 00:00:00{Enter}');
+    const opened = Date.now();
     await userEvent.click(screen.getByLabelText('CSV (.csv)'));
     await userEvent.click(screen.getByTestId('audit-export-submit'));
     await waitFor(() => expect(bodies(server, '/api/userLoginLog/auditExportUserLog')).toHaveLength(1));
-    expect(bodies(server, '/api/userLoginLog/auditExportUserLog')[0]).toEqual({
-      startTime: new Date(2025, 5, 1, 0, 0, 0).getTime(),
-      endTime: new Date(2025, 5, 2, 0, 0, 0).getTime(),
+    const body = bodies(server, '/api/userLoginLog/auditExportUserLog')[0]!;
+    expect(body).toEqual({
+      startTime: expect.any(Number),
+      endTime: expect.any(Number),
       format: 'csv',
       timeZone: expect.any(String),
     });
+    // The whole seconds of the picker: 24 hours ending when the dialog opened.
+    expect((body.endTime as number) - (body.startTime as number)).toBe(24 * 3_600_000);
+    expect(Math.abs((body.endTime as number) - opened)).toBeLessThan(60_000);
     await waitFor(() => expect(saved).toEqual(['Login log-20250601-20250602.csv']));
   });
 
@@ -252,15 +250,65 @@ describe('operation log', () => {
     expect(within(row).getByTestId('operation-action')).toHaveTextContent('Set device remark');
     expect(row).toHaveTextContent('Device 1024');
     expect(row).toHaveTextContent('10.0.0.5');
-    // Only the changed field, old struck through, then new.
-    expect(within(row).getByTestId('diff-remark')).toHaveTextContent('remark: Old seal → Door seal replaced');
-    expect(within(row).queryByTestId('diff-name')).toBeNull();
+    expect(within(row).getByTestId('operation-sentence')).toHaveTextContent(
+      'Lin Wei changed the remark of monitor #1024',
+    );
     const added = screen.getByTestId('operation-row-2');
     expect(added).toHaveTextContent('Platform (system)');
     expect(added).toHaveTextContent('Add role');
     expect(added).toHaveTextContent('Role 5');
     expect(added).toHaveTextContent('New hire');
-    expect(within(added).getByTestId('diff-name')).toHaveTextContent('name: Auditor');
+    expect(within(added).getByTestId('operation-sentence')).toHaveTextContent(
+      'Platform (system) added the role “Auditor”',
+    );
+    // The row opens to the fields that changed, named in words, old struck through, then new.
+    await userEvent.click(within(row).getByRole('button', { name: /expand row/i }));
+    const detail = await screen.findByTestId('operation-detail-3');
+    expect(within(detail).getByTestId('diff-remark')).toHaveTextContent(
+      'Remark: Old seal → Door seal replaced',
+    );
+    expect(within(detail).queryByTestId('diff-name')).toBeNull();
+  });
+
+  it('writes each entry as a sentence in Chinese, enums included, and never shows a raw key', async () => {
+    stubServer({
+      overrides: {
+        '/api/personnel/memberOptions': () => [],
+        '/api/audit/pageOperationLog': () =>
+          page([
+            operationEntry({
+              seq: 4,
+              id: '12',
+              action: 'alarmSetting.edit',
+              targetType: 'alarmSetting',
+              targetId: '31',
+              before: { alarmType: 'overLimit', max: 8, enabled: true },
+              after: { alarmType: 'overLimit', max: 9, enabled: false },
+            }),
+            operationEntry({
+              seq: 5,
+              id: '13',
+              action: 'brandNew.thing',
+              targetType: 'device',
+              targetId: '8',
+            }),
+          ]),
+      },
+    });
+    await i18n.changeLanguage('zh-CN');
+    renderApp('/audit/operationLog');
+    const row = await screen.findByTestId('operation-row-4', {}, { timeout: 8_000 });
+    expect(within(row).getByTestId('operation-sentence')).toHaveTextContent('Lin Wei编辑了超限报警设置 #31');
+    expect(row).not.toHaveTextContent('overLimit');
+    expect(row).not.toHaveTextContent('alarmType');
+    await userEvent.click(within(row).getByRole('button', { name: /展开行|expand row/i }));
+    const detail = await screen.findByTestId('operation-detail-4');
+    expect(within(detail).getByTestId('diff-max')).toHaveTextContent('上限: 8 → 9');
+    expect(within(detail).getByTestId('diff-enabled')).toHaveTextContent('启用: 是 → 否');
+    // An action this console has no sentence for (a newer server) still reads as words.
+    expect(within(screen.getByTestId('operation-row-5')).getByTestId('operation-sentence')).toHaveTextContent(
+      'Lin Wei：brandNew.thing（设备 #8）',
+    );
   });
 
   it('filters by action, target and time, and exports with the same filters', async () => {

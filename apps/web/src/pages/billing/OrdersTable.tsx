@@ -1,7 +1,8 @@
 import { type OrderKind, OrderStatus, type OrderView } from '@coldchain/contract';
-import { Button, Card, Popconfirm, Table, Tag } from 'antd';
+import { Button, Card, Popconfirm, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DataTable } from '../../components/DataTable';
 import { formatTime } from '../devices/format';
 import { formatAmount } from './money';
 import { useCancelOrder, useOrders } from './queries';
@@ -24,12 +25,11 @@ export function OrdersTable({ kind }: { kind: OrderKind }) {
 
   return (
     <Card title={t('billing.orders.title')}>
-      <Table<OrderView>
+      <DataTable<OrderView>
         rowKey="id"
         size="small"
         loading={orders.isFetching}
         dataSource={orders.data?.list ?? []}
-        scroll={{ x: 'max-content' }}
         onRow={(order) => ({ 'data-testid': `order-row-${order.id}` }) as React.HTMLAttributes<HTMLElement>}
         pagination={{
           current: pageNum,

@@ -1,6 +1,7 @@
 import type { PriceListView } from '@coldchain/contract';
 import { Table } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { DataTable } from '../../components/DataTable';
 import { formatAmount } from './money';
 import { tierPrice } from './tiers';
 
@@ -27,7 +28,7 @@ export function PriceTable({
   const unit = (version: string) => (prices ? tierPrice(prices[kind], version) : 0);
   const total = rows.reduce((sum, r) => sum + unit(r.version) * months, 0);
   return (
-    <Table<PriceRow>
+    <DataTable<PriceRow>
       rowKey="id"
       size="small"
       pagination={false}

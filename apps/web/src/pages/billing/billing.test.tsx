@@ -197,7 +197,7 @@ describe('data recovery', () => {
     expect((await screen.findAllByText('Vaccine fridge 1 (DEMO0001)', {}, { timeout: 8_000 })).length).toBe(
       2,
     );
-    expect(screen.getByText('Price per 30-day month')).toBeInTheDocument();
+    expect(screen.getByRole('columnheader', { name: 'Price per 30-day month' })).toBeInTheDocument();
     expect(screen.getByText(/a part month counts as a whole month/)).toBeInTheDocument();
     await userEvent.click(screen.getByTestId('recovery-submit'));
     expect(await screen.findByText('Select at least one device, time period or record')).toBeInTheDocument();

@@ -9,10 +9,12 @@ import {
 } from '@ant-design/icons';
 import type { DeviceView } from '@coldchain/contract';
 import { Limits } from '@coldchain/contract';
-import { App, Button, Card, Flex, Input, Space, Table, type TableColumnsType, Typography } from 'antd';
+import { App, Button, Card, Flex, Input, Space, type TableColumnsType, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
+import { DataTable } from '../../components/DataTable';
+import { sensorName } from '../../components/labels';
 import { useHasAuthTag } from '../../session/queries';
 import { useCanExport } from '../../signature/SignPasswordField';
 import { RenewSelectedButton } from '../billing/RenewSelectedButton';
@@ -118,7 +120,7 @@ export default function MonitoringDevicePage() {
       title: t('devices.column.state'),
       dataIndex: 'state',
       key: 'state',
-      render: (value: number) => <StateTag state={value} />,
+      render: (value: number, device) => <StateTag state={value} lastSeenTime={device.lastSeenTime} />,
     },
     {
       title: t('devices.column.sensors'),
@@ -127,7 +129,7 @@ export default function MonitoringDevicePage() {
         <Flex vertical data-testid="device-sensors">
           {device.sensors.map((s) => (
             <span key={s.id}>
-              <Typography.Text type="secondary">{s.name}: </Typography.Text>
+              <Typography.Text type="secondary">{sensorName(t, s.name)}: </Typography.Text>
               {formatSensorValue(s)}
             </span>
           ))}
@@ -251,8 +253,9 @@ export default function MonitoringDevicePage() {
             )}
           </Space>
         </Flex>
-        <Table<DeviceView>
+        <DataTable<DeviceView>
           rowKey="id"
+          keyColumns={['state']}
           rowSelection={
             canEdit || canExport || canSetAlarms
               ? {
@@ -265,7 +268,6 @@ export default function MonitoringDevicePage() {
           columns={columns}
           dataSource={page.data?.list ?? []}
           loading={page.isFetching}
-          scroll={{ x: 'max-content' }}
           onRow={(device) => ({
             onClick: () => navigate(detailUrl(device.id)),
             style: { cursor: 'pointer' },

@@ -4,6 +4,7 @@ import { Button, Card, Empty, Flex, Popconfirm, Select, Space, Spin, Typography 
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { sensorName } from '../../components/labels';
 import { useHasAuthTag } from '../../session/queries';
 import { StateTag } from '../devices/components/StateTag';
 import { formatSensorValue, STATE_COLORS } from '../devices/format';
@@ -20,7 +21,7 @@ function DeviceCard({ device }: { device: DeviceView }) {
       style={{ width: 220, borderTop: `3px solid ${STATE_BORDER[device.state] ?? '#d9d9d9'}` }}
       data-testid={`grouping-device-${device.serial}`}
       title={<Link to={detailUrl(device.id)}>{device.name}</Link>}
-      extra={<StateTag state={device.state} />}
+      extra={<StateTag state={device.state} lastSeenTime={device.lastSeenTime} />}
     >
       <Typography.Text type="secondary" style={{ fontSize: 12 }}>
         {device.serial}
@@ -28,7 +29,7 @@ function DeviceCard({ device }: { device: DeviceView }) {
       {device.sensors.length === 0 && <div>{t('groups.noSensors')}</div>}
       {device.sensors.map((s) => (
         <Flex key={s.id} justify="space-between">
-          <Typography.Text type="secondary">{s.name}</Typography.Text>
+          <Typography.Text type="secondary">{sensorName(t, s.name)}</Typography.Text>
           <Typography.Text strong>{formatSensorValue(s)}</Typography.Text>
         </Flex>
       ))}
@@ -204,6 +205,7 @@ export default function GroupingModePage() {
           allowClear
           style={{ minWidth: 240 }}
           placeholder={t('groups.allDepartments')}
+          aria-label={t('groups.allDepartments')}
           value={departmentId ?? undefined}
           onChange={(value?: string) => setDepartmentId(value ?? null)}
           options={(all.data ?? []).map((d) => ({ value: d.id, label: d.name }))}

@@ -111,6 +111,29 @@ describe('home company card and alarm chart', () => {
     expect(sentBody(server, '/api/userOrganize/indexChartForStatistics')).toEqual({ days: 7 });
     // The device-state overview stays.
     expect(await screen.findByTestId('home-devices-state-1')).toHaveTextContent('Normal7');
+    // No equipment figures without equipment:view (the server answers null).
+    expect(screen.queryByTestId('home-equipment')).toBeNull();
+  });
+
+  it('counts equipment per use state, each opening the list filtered by it', async () => {
+    stubServer({
+      overrides: {
+        '/api/userOrganize/companyDataInfo': () => ({
+          ...DATA_INFO,
+          equipmentStates: { total: 7, inUse: 4, underService: 1, disposed: 2, standby: 0 },
+        }),
+        '/api/userOrganize/indexChartForStatistics': () => CHART,
+        '/api/device/countGroupByState': () => COUNTS,
+      },
+    });
+    renderApp('/home');
+    const card = await screen.findByTestId('home-equipment');
+    expect(card).toHaveTextContent('7 in total');
+    expect(within(card).getByTestId('home-equipment-state-1')).toHaveTextContent('In use4');
+    expect(within(card).getByTestId('home-equipment-state-2')).toHaveTextContent('Under service1');
+    expect(within(card).getByTestId('home-equipment-state-3')).toHaveTextContent('Disposed2');
+    await userEvent.click(within(card).getByTestId('home-equipment-state-2'));
+    await waitFor(() => expect(currentLocation.path).toBe('/deviceManagement/equipment?useState=2'));
   });
 
   it('is in Chinese when the console is', async () => {

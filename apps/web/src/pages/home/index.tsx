@@ -4,8 +4,9 @@ import { useCompanies, useCompanyId, useHasAuthTag, useUserInfo } from '../../se
 import { AlarmChartCard } from './components/AlarmChartCard';
 import { CompanyCard } from './components/CompanyCard';
 import { DeviceOverview } from './components/DeviceOverview';
+import { EquipmentOverview } from './components/EquipmentOverview';
 
-/** Home: a welcome, the company's figures, alarms per day and the monitor overview. */
+/** Home: a welcome, the company's figures, alarms per day, the monitor and equipment overviews. */
 export default function HomePage() {
   const { t } = useTranslation();
   const { data: user } = useUserInfo();
@@ -33,6 +34,7 @@ export default function HomePage() {
       {company && <CompanyCard />}
       {company && canViewAlarms && <AlarmChartCard />}
       {canViewDevices && <DeviceOverview />}
+      {company && <EquipmentOverview />}
     </Flex>
   );
 }

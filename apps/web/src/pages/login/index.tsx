@@ -1,23 +1,31 @@
-import { LockOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
-import { Account, type LoginNeedsCode, VERIFICATION_CODE_PATTERN } from '@coldchain/contract';
+import type { LoginNeedsCode } from '@coldchain/contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Card, Checkbox, Form, Input, Spin, Tabs, Typography } from 'antd';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
+import { loadConsoleCatalogue } from '../../i18n';
+import { ScreenLoading } from '../../router/lazy-screen';
 import { logIn, rememberCredentials, rememberedCredentials, startSession } from '../../session/actions';
 import { useClientConfig } from '../../session/queries';
 import { deviceId, loginWithAddressCode } from '../account/calls';
-import { CodeLoginForm } from './CodeLoginForm';
+import { type AccountLogin, AccountLoginForm } from './AccountLoginForm';
 import { LanguageSwitch } from './LanguageSwitch';
-import { QrLoginTab } from './QrLoginTab';
+import { LoginTabs } from './LoginTabs';
+import './login.css';
 
-interface LoginForm {
-  account: string;
-  password: string;
-  remember: boolean;
-  code?: string;
-}
+/*
+ * The login is the first screen of most visits, so it is drawn without antd and loads only what
+ * the account form needs (docs/performance.md, "Console weight"). The code and QR tabs use antd
+ * and load when opened, the code tab with the strings of the account pages it shares.
+ */
+const CodeLoginForm = lazy(() =>
+  Promise.all([import('./CodeLoginForm'), loadConsoleCatalogue()]).then(([m]) => ({
+    default: m.CodeLoginForm,
+  })),
+);
+const QrLoginTab = lazy(() => import('./QrLoginTab').then((m) => ({ default: m.QrLoginTab })));
+
+type TabKey = 'account' | 'code' | 'qr';
 
 /** Only same-site paths are followed after login, so a crafted link cannot send the user away. */
 export function safeRedirect(value: string | null): string {
@@ -31,8 +39,9 @@ export default function LoginPage() {
   const [params] = useSearchParams();
   const [busy, setBusy] = useState(false);
   const [needCode, setNeedCode] = useState<LoginNeedsCode | null>(null);
+  const [tab, setTab] = useState<TabKey>('account');
   const { data: config } = useClientConfig();
-  const remembered = rememberedCredentials();
+  const [remembered] = useState(rememberedCredentials);
   const addressCode = params.get('addressCode');
   const redirect = params.get('redirect');
   const addressTried = useRef(false);
@@ -53,7 +62,7 @@ export default function LoginPage() {
     [queryClient, enter],
   );
 
-  const submit = async (values: LoginForm) => {
+  const submit = async (values: AccountLogin) => {
     setBusy(true);
     try {
       const account = values.account.trim();
@@ -76,118 +85,55 @@ export default function LoginPage() {
 
   if (addressCode) {
     return (
-      <div style={{ minHeight: '100vh', display: 'grid', placeItems: 'center' }}>
-        <Spin description={t('login.addressCodeLogin')} data-testid="address-code-login">
-          <div style={{ width: 200, height: 80 }} />
-        </Spin>
+      <div className="cc-login-page">
+        <div className="cc-login-address" role="status" data-testid="address-code-login">
+          <span className="cc-spinner" aria-hidden="true" />
+          {t('login.addressCodeLogin')}
+        </div>
       </div>
     );
   }
 
-  const accountForm = (
-    <Form<LoginForm>
-      layout="vertical"
-      onFinish={submit}
-      initialValues={{
-        account: remembered?.account ?? '',
-        password: remembered?.password ?? '',
-        remember: !!remembered,
-      }}
-    >
-      <Form.Item
-        name="account"
-        label={t('login.account')}
-        rules={[
-          { required: true, message: t('login.accountRequired') },
-          {
-            validator: (_, value: string) =>
-              !value || Account.safeParse(value).success
-                ? Promise.resolve()
-                : Promise.reject(new Error(t('login.accountInvalid'))),
-          },
-        ]}
-      >
-        <Input prefix={<UserOutlined />} autoComplete="username" data-testid="login-account" />
-      </Form.Item>
-      <Form.Item
-        name="password"
-        label={t('login.password')}
-        rules={[{ required: true, message: t('login.passwordRequired') }]}
-      >
-        <Input.Password
-          prefix={<LockOutlined />}
-          autoComplete="current-password"
-          data-testid="login-password"
-        />
-      </Form.Item>
-      {needCode && (
-        <>
-          <Alert
-            type="warning"
-            showIcon
-            style={{ marginBottom: 12 }}
-            data-testid="login-code-hint"
-            title={t('login.codeHint', {
-              channel: t(needCode.channel === 'email' ? 'login.channelEmail' : 'login.channelSms'),
-            })}
-          />
-          <Form.Item
-            name="code"
-            label={t('login.code')}
-            rules={[
-              { required: true, message: t('login.codeRequired') },
-              { pattern: VERIFICATION_CODE_PATTERN, message: t('login.codeRequired') },
-            ]}
-          >
-            <Input
-              prefix={<SafetyOutlined />}
-              maxLength={6}
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              data-testid="login-code"
-            />
-          </Form.Item>
-        </>
-      )}
-      <div style={{ display: 'flex', justifyContent: 'space-between', marginBottom: 16 }}>
-        <Form.Item name="remember" valuePropName="checked" noStyle>
-          <Checkbox data-testid="login-remember">{t('login.remember')}</Checkbox>
-        </Form.Item>
-        <Link to="/forget">{t('login.forgot')}</Link>
-      </div>
-      <Button type="primary" htmlType="submit" block loading={busy} data-testid="login-submit">
-        {t('login.submit')}
-      </Button>
-      <div style={{ marginTop: 12, textAlign: 'center' }}>
-        <Link to="/register" data-testid="login-register">
-          {t('login.register')}
-        </Link>
-      </div>
-    </Form>
-  );
-
   return (
-    <div style={{ minHeight: '100vh', display: 'grid', placeItems: 'center', background: '#f0f2f5' }}>
-      <Card style={{ width: 400, maxWidth: '92vw' }}>
-        <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center' }}>
-          <Typography.Title level={3} style={{ margin: 0 }}>
-            {config?.productName || t('common.productName')}
-          </Typography.Title>
+    <main className="cc-login-page">
+      <section className="cc-login-card" aria-labelledby="login-title">
+        <div className="cc-login-head">
+          <h1 id="login-title">{config?.productName || t('common.productName')}</h1>
           <LanguageSwitch />
         </div>
-        <Tabs
-          destroyOnHidden
-          items={[
-            { key: 'account', label: t('login.tabAccount'), children: accountForm },
-            {
-              key: 'code',
-              label: t('login.tabCode'),
-              children: <CodeLoginForm onToken={(token) => startSession(queryClient, token).then(enter)} />,
-            },
-            { key: 'qr', label: t('login.tabQr'), children: <QrLoginTab onToken={onQrToken} /> },
+        <LoginTabs
+          label={t('login.title')}
+          active={tab}
+          onChange={setTab}
+          tabs={[
+            { key: 'account', label: t('login.tabAccount') },
+            { key: 'code', label: t('login.tabCode') },
+            { key: 'qr', label: t('login.tabQr') },
           ]}
-        />
-      </Card>
-    </div>
+        >
+          {tab === 'account' && (
+            <AccountLoginForm
+              initial={{
+                account: remembered?.account ?? '',
+                password: remembered?.password ?? '',
+                remember: !!remembered,
+              }}
+              needCode={needCode}
+              busy={busy}
+              onSubmit={(values) => void submit(values)}
+            />
+          )}
+          {tab !== 'account' && (
+            <Suspense fallback={<ScreenLoading />}>
+              {tab === 'code' ? (
+                <CodeLoginForm onToken={(token) => startSession(queryClient, token).then(enter)} />
+              ) : (
+                <QrLoginTab onToken={onQrToken} />
+              )}
+            </Suspense>
+          )}
+        </LoginTabs>
+      </section>
+    </main>
   );
 }

@@ -1,8 +1,10 @@
 import { AimOutlined, MinusOutlined, PlusOutlined } from '@ant-design/icons';
-import type { DeviceView } from '@coldchain/contract';
+import { DeviceState, type DeviceView } from '@coldchain/contract';
 import { Button, Flex, Tooltip } from 'antd';
 import { type PointerEvent, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { gridLines, unproject } from './map-background';
+import { clusterPoints, scaleBar, visibleLabels } from './map-layout';
 import { hasPosition } from './map-queries';
 import { clampZoom, fitView, panBy, project, tilesFor, toScreen, type View } from './projection';
 
@@ -31,7 +33,9 @@ interface Props {
 
 /**
  * Devices with a GPS position as coloured markers with their names, on tiles from MAP_TILE_URL
- * when configured, otherwise on a plain Web Mercator grid (no network access is needed).
+ * when configured, otherwise on a plain Web Mercator background with degrees and a scale (no
+ * network access is needed). Markers closer than a finger's width fold into a numbered cluster
+ * that zooms in when opened, and names that would overlap are left to the list (map-layout.ts).
  */
 export function MapCanvas({ devices, tileUrl, selectedId, focus, onSelect }: Props) {
   const { t } = useTranslation();
@@ -85,21 +89,57 @@ export function MapCanvas({ devices, tileUrl, selectedId, focus, onSelect }: Pro
   const zoomBy = (step: number) => setManual({ ...view, zoom: clampZoom(view.zoom + step) });
 
   const tiles = tilesFor(view, tileUrl);
-  // A light graticule gives orientation when there are no tiles.
+  // Without tiles (an offline site): a plain paper background with a graticule, its degrees and a
+  // scale bar, so position and distance still read (issue 20: an empty grid).
   const grid = tileUrl ? [] : gridLines(view);
+  const centre = unproject(view, view.width / 2, view.height / 2);
+  const scale = scaleBar(centre.lat, view.zoom);
+
+  // On screen, nearest first; the selected device is never folded into a cluster.
+  const onScreen = located
+    .map((d) => ({ item: d, ...toScreen(project(d.lng, d.lat), view) }))
+    .filter((p) => p.left >= -50 && p.left <= WIDTH + 50 && p.top >= -50 && p.top <= HEIGHT + 50);
+  const selectedPoint = onScreen.find((p) => p.item.id === selectedId) ?? null;
+  const clusters = clusterPoints(
+    onScreen.filter((p) => p !== selectedPoint),
+    (d) => d.id,
+  );
+  const singles = [
+    ...clusters
+      .filter((c) => c.items.length === 1)
+      .map((c) => ({ item: c.items[0]!, left: c.left, top: c.top })),
+    ...(selectedPoint ? [selectedPoint] : []),
+  ];
+  const labelled = visibleLabels(
+    singles.map((p) => ({ ...p, name: p.item.name })),
+    (d) => d.id,
+    selectedId,
+  );
+
+  /** A cluster opens up: the view fits its members, at least two zoom levels closer. */
+  const openCluster = (members: DeviceView[]) => {
+    const fitted = fitView(
+      members.filter(hasPosition).map((d) => project(d.lng, d.lat)),
+      WIDTH,
+      HEIGHT,
+    );
+    setManual({ ...fitted, zoom: clampZoom(Math.max(fitted.zoom, view.zoom + 2)) });
+  };
 
   return (
     <div style={{ position: 'relative' }}>
+      {/* biome-ignore lint/a11y/useSemanticElements: an <svg> cannot be a <fieldset>; role group names the drawing that holds the marker buttons. */}
       <svg
         ref={svg}
         viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
         width="100%"
-        role="img"
+        // A group, not an image: it holds the markers, which are buttons.
+        role="group"
         aria-label={t('map.mapMode.canvas')}
         data-testid="map-canvas"
         data-zoom={view.zoom}
         style={{
-          background: '#eef3f8',
+          background: tileUrl ? '#eef3f8' : PAPER,
           touchAction: 'none',
           cursor: 'grab',
           display: 'block',
@@ -122,11 +162,59 @@ export function MapCanvas({ devices, tileUrl, selectedId, focus, onSelect }: Pro
           />
         ))}
         {grid.map((line) => (
-          <line key={line.key} {...line.coords} stroke="#d4dde8" strokeWidth={1} />
+          <g key={line.key}>
+            <line {...line.coords} stroke="#ddd6c6" strokeWidth={1} />
+            <text {...line.labelAt} fontSize={11} fill="#5c5648" data-testid="map-grid-label">
+              {line.label}
+            </text>
+          </g>
         ))}
-        {located.map((d) => {
-          const { left, top } = toScreen(project(d.lng, d.lat), view);
-          if (left < -50 || left > WIDTH + 50 || top < -50 || top > HEIGHT + 50) return null;
+        {!tileUrl && (
+          <g transform={`translate(16 ${HEIGHT - 20})`} data-testid="map-scale">
+            <rect x={-6} y={-18} width={scale.pixels + 12} height={26} rx={4} fill="#fff" opacity={0.85} />
+            <line x1={0} y1={0} x2={scale.pixels} y2={0} stroke="#3d3a33" strokeWidth={2} />
+            <line x1={0} y1={-5} x2={0} y2={0} stroke="#3d3a33" strokeWidth={2} />
+            <line x1={scale.pixels} y1={-5} x2={scale.pixels} y2={0} stroke="#3d3a33" strokeWidth={2} />
+            <text x={scale.pixels / 2} y={-5} textAnchor="middle" fontSize={11} fill="#3d3a33">
+              {distanceText(scale.metres)}
+            </text>
+          </g>
+        )}
+        {clusters
+          .filter((c) => c.items.length > 1)
+          .map((c) => {
+            const names = c.items.map((d) => d.name).join(', ');
+            return (
+              // biome-ignore lint/a11y/useSemanticElements: an SVG group cannot be a <button>.
+              <g
+                key={c.key}
+                transform={`translate(${c.left} ${c.top})`}
+                data-testid="map-cluster"
+                data-count={c.items.length}
+                data-members={c.items.map((d) => d.id).join(',')}
+                role="button"
+                tabIndex={0}
+                aria-label={t('map.mapMode.cluster', { count: c.items.length, names })}
+                style={{ cursor: 'pointer' }}
+                onClick={() => openCluster(c.items)}
+                onKeyDown={(e) => {
+                  if (e.key === 'Enter' || e.key === ' ') openCluster(c.items);
+                }}
+              >
+                <title>{names}</title>
+                <circle
+                  r={15}
+                  fill={MARKER_COLORS[worstState(c.items)] ?? '#8c8c8c'}
+                  stroke="#fff"
+                  strokeWidth={3}
+                />
+                <text y={4.5} textAnchor="middle" fontSize={13} fontWeight={600} fill="#fff">
+                  {c.items.length}
+                </text>
+              </g>
+            );
+          })}
+        {singles.map(({ item: d, left, top }) => {
           const selected = d.id === selectedId;
           return (
             // biome-ignore lint/a11y/useSemanticElements: an SVG group cannot be a <button>.
@@ -144,69 +232,76 @@ export function MapCanvas({ devices, tileUrl, selectedId, focus, onSelect }: Pro
                 if (e.key === 'Enter' || e.key === ' ') onSelect(d);
               }}
             >
+              <title>{d.name}</title>
               <circle
                 r={selected ? 11 : 8}
                 fill={MARKER_COLORS[d.state] ?? '#8c8c8c'}
                 stroke={selected ? '#000' : '#fff'}
                 strokeWidth={2}
               />
-              <text
-                y={-14}
-                textAnchor="middle"
-                fontSize={13}
-                stroke="#fff"
-                strokeWidth={3}
-                paintOrder="stroke"
-                fill="#1f1f1f"
-              >
-                {d.name}
-              </text>
+              {labelled.has(d.id) && (
+                <text
+                  y={-14}
+                  textAnchor="middle"
+                  fontSize={13}
+                  stroke="#fff"
+                  strokeWidth={3}
+                  paintOrder="stroke"
+                  fill="#1f1f1f"
+                  data-testid="map-label"
+                >
+                  {d.name}
+                </text>
+              )}
             </g>
           );
         })}
       </svg>
       <Flex vertical gap={4} style={{ position: 'absolute', top: 8, right: 8 }}>
         <Tooltip title={t('map.mapMode.zoomIn')}>
-          <Button size="small" icon={<PlusOutlined />} onClick={() => zoomBy(1)} data-testid="map-zoom-in" />
+          <Button
+            icon={<PlusOutlined />}
+            onClick={() => zoomBy(1)}
+            data-testid="map-zoom-in"
+            aria-label={t('map.mapMode.zoomIn')}
+          />
         </Tooltip>
         <Tooltip title={t('map.mapMode.zoomOut')}>
           <Button
-            size="small"
             icon={<MinusOutlined />}
             onClick={() => zoomBy(-1)}
             data-testid="map-zoom-out"
+            aria-label={t('map.mapMode.zoomOut')}
           />
         </Tooltip>
         <Tooltip title={t('map.mapMode.fit')}>
-          <Button size="small" icon={<AimOutlined />} onClick={() => setManual(null)} data-testid="map-fit" />
+          <Button
+            icon={<AimOutlined />}
+            onClick={() => setManual(null)}
+            data-testid="map-fit"
+            aria-label={t('map.mapMode.fit')}
+          />
         </Tooltip>
       </Flex>
     </div>
   );
 }
 
-/** Screen pixel -> longitude/latitude, for the graticule's extent. */
-function unproject(view: View, left: number, top: number) {
-  const scale = 256 * 2 ** view.zoom;
-  const x = view.center.x + (left - view.width / 2) / scale;
-  const y = view.center.y + (top - view.height / 2) / scale;
-  return { lng: x * 360 - 180, lat: (Math.atan(Math.sinh(Math.PI * (1 - 2 * y))) * 180) / Math.PI };
+/** The offline background: a light paper tone that any marker colour stands out on. */
+const PAPER = '#f6f3ea';
+
+/** Which colour a cluster takes: the most urgent state among its devices. */
+const URGENCY = [
+  DeviceState.Alarm,
+  DeviceState.Abnormal,
+  DeviceState.Offline,
+  DeviceState.Service,
+  DeviceState.Normal,
+];
+function worstState(devices: DeviceView[]): number {
+  return URGENCY.find((state) => devices.some((d) => d.state === state)) ?? devices[0]!.state;
 }
 
-/** Graticule lines about every 100-200 px, so the plain map still shows scale and movement. */
-function gridLines(view: View) {
-  const degreesPerPixel = 360 / (256 * 2 ** view.zoom);
-  const step = 10 ** Math.ceil(Math.log10(degreesPerPixel * 100));
-  const topLeft = unproject(view, 0, 0);
-  const bottomRight = unproject(view, view.width, view.height);
-  const lines: { key: string; coords: { x1: number; y1: number; x2: number; y2: number } }[] = [];
-  for (let lng = Math.ceil(topLeft.lng / step) * step; lng <= bottomRight.lng; lng += step) {
-    const x = toScreen(project(lng, 0), view).left;
-    lines.push({ key: `v${lng.toFixed(6)}`, coords: { x1: x, y1: 0, x2: x, y2: view.height } });
-  }
-  for (let lat = Math.ceil(bottomRight.lat / step) * step; lat <= topLeft.lat; lat += step) {
-    const y = toScreen(project(0, lat), view).top;
-    lines.push({ key: `h${lat.toFixed(6)}`, coords: { x1: 0, y1: y, x2: view.width, y2: y } });
-  }
-  return lines;
+function distanceText(metres: number): string {
+  return metres >= 1000 ? `${metres / 1000} km` : `${metres} m`;
 }

@@ -4,6 +4,7 @@ import { Alert, App, Card, Col, Descriptions, Empty, Flex, Input, List, Row, Spi
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { sensorName } from '../../components/labels';
 import { useClientConfig } from '../../session/queries';
 import { StateTag } from '../devices/components/StateTag';
 import { DEVICE_STATES, formatSensorValue, formatTime } from '../devices/format';
@@ -124,7 +125,7 @@ export default function MapModePage() {
                       <span>
                         {hasPosition(d) ? <EnvironmentOutlined /> : <WarningOutlined />} {d.name}
                       </span>
-                      <StateTag state={d.state} />
+                      <StateTag state={d.state} lastSeenTime={d.lastSeenTime} />
                     </Flex>
                     <Typography.Text type="secondary">{d.serial}</Typography.Text>
                     {!hasPosition(d) && (
@@ -158,7 +159,7 @@ function SelectedDevice({ device }: { device: DeviceView }) {
       title={
         <Flex gap="small" align="center">
           <span>{device.name}</span>
-          <StateTag state={device.state} />
+          <StateTag state={device.state} lastSeenTime={device.lastSeenTime} />
         </Flex>
       }
       extra={<Link to={detailUrl(device.id)}>{t('map.mapMode.openDetail')}</Link>}
@@ -186,7 +187,7 @@ function SelectedDevice({ device }: { device: DeviceView }) {
           {hasPosition(device) ? `${device.lat.toFixed(5)}, ${device.lng.toFixed(5)}` : '-'}
         </Descriptions.Item>
         {device.sensors.map((s) => (
-          <Descriptions.Item key={s.id} label={s.name}>
+          <Descriptions.Item key={s.id} label={sensorName(t, s.name)}>
             {formatSensorValue(s)}
           </Descriptions.Item>
         ))}

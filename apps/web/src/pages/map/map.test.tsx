@@ -182,13 +182,59 @@ describe('map mode', () => {
     );
     const server = serve({ list: many });
     renderApp(PAGE);
-    await screen.findByTestId('map-marker-329', {}, { timeout: 8_000 });
+    // 230 devices 110 m apart in a line: every one is on the map, alone or in a cluster.
+    await waitFor(() => expect(drawnDevices()).toHaveLength(230), { timeout: 8_000 });
     expect(bodies(server, '/api/device/pageDevices')).toEqual([
       { pageNum: 1, pageSize: 200 },
       { pageNum: 2, pageSize: 200 },
     ]);
     await userEvent.type(screen.getByTestId('map-search').querySelector('input')!, 'SER229');
-    await waitFor(() => expect(screen.queryByTestId('map-marker-100')).toBeNull());
+    await waitFor(() => expect(drawnDevices()).toEqual(['329']));
     expect(screen.getByTestId('map-item-329')).toBeInTheDocument();
   });
+
+  it('folds devices a few metres apart into one numbered cluster, which zooms in when opened', async () => {
+    serve({
+      list: [
+        device({ id: '1', name: 'Vaccine fridge 1', lat: 3.1579, lng: 101.7116 }),
+        device({
+          id: '2',
+          name: 'Vaccine fridge 2',
+          serial: 'DEMO0002',
+          state: 2,
+          lat: 3.1579,
+          lng: 101.7123,
+        }),
+        device({ id: '3', name: 'Cold store', serial: 'DEMO0003', lat: 3.0738, lng: 101.5183 }),
+      ],
+    });
+    renderApp(PAGE);
+    const cluster = await screen.findByTestId('map-cluster', {}, { timeout: 8_000 });
+    expect(cluster.getAttribute('data-members')).toBe('1,2');
+    expect(cluster).toHaveTextContent('2');
+    // Coloured by its most urgent device (the alarm).
+    expect(cluster.querySelector('circle')?.getAttribute('fill')).toBe(MARKER_COLORS[2]);
+    expect(cluster).toHaveAccessibleName(/2 devices here: Vaccine fridge 1, Vaccine fridge 2/);
+    expect(screen.getByTestId('map-marker-3')).toBeInTheDocument();
+    // Offline background: degrees on the graticule and a scale bar.
+    expect(screen.getAllByTestId('map-grid-label').length).toBeGreaterThan(0);
+    expect(screen.getByTestId('map-scale')).toHaveTextContent(/\d+ (m|km)/);
+
+    const zoom = Number(screen.getByTestId('map-canvas').getAttribute('data-zoom'));
+    await userEvent.click(cluster);
+    await waitFor(() => expect(screen.getByTestId('map-marker-2')).toBeInTheDocument());
+    expect(screen.getByTestId('map-marker-1')).toBeInTheDocument();
+    expect(Number(screen.getByTestId('map-canvas').getAttribute('data-zoom'))).toBeGreaterThanOrEqual(
+      zoom + 2,
+    );
+  });
 });
+
+/** Ids of the devices on the map: single markers and the members of each cluster. */
+function drawnDevices(): string[] {
+  const singles = screen
+    .queryAllByTestId(/^map-marker-/)
+    .map((el) => el.dataset.testid!.slice('map-marker-'.length));
+  const clustered = screen.queryAllByTestId('map-cluster').flatMap((el) => el.dataset.members!.split(','));
+  return [...singles, ...clustered].sort();
+}

@@ -80,7 +80,7 @@ export default function OpenInterfacePage() {
         title={
           <Flex gap="small" align="center">
             <span>{device.name}</span>
-            <StateTag state={device.state} />
+            <StateTag state={device.state} lastSeenTime={device.lastSeenTime} />
           </Flex>
         }
         extra={<Link to={detailUrl(device.id)}>{t('map.openInterface.backToDetail')}</Link>}

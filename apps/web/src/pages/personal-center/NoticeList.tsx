@@ -1,8 +1,9 @@
 import type { NoticeView } from '@coldchain/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Flex, Popconfirm, Select, Table, type TableColumnsType, Tag } from 'antd';
+import { Button, Flex, Popconfirm, Select, type TableColumnsType, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DataTable } from '../../components/DataTable';
 import { useNotify } from '../../router/notify';
 import { formatTime } from '../devices/format';
 import { deleteNotice, fetchNotices, readAllNotices, readNotice } from './api';
@@ -120,7 +121,7 @@ export function NoticeList() {
           {t('profile.notices.readAll')}
         </Button>
       </Flex>
-      <Table<NoticeView>
+      <DataTable<NoticeView>
         rowKey="id"
         size="small"
         loading={page.isPending}

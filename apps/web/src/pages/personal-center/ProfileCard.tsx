@@ -15,6 +15,7 @@ import {
 } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { roleName } from '../../components/labels';
 import { useNotify } from '../../router/notify';
 import { updateUserInfo, uploadAvatar } from './api';
 import { useRefreshPersonal } from './queries';
@@ -117,7 +118,7 @@ export function ProfileCard({ info }: { info: PersonalInfo }) {
           { key: 'account', label: t('profile.info.account'), children: info.account },
           { key: 'company', label: t('profile.info.company'), children: info.company || '-' },
           { key: 'department', label: t('profile.info.department'), children: info.department || '-' },
-          { key: 'role', label: t('profile.info.role'), children: info.role || '-' },
+          { key: 'role', label: t('profile.info.role'), children: roleName(t, info.role) || '-' },
         ]}
       />
       <Form<ProfileForm>

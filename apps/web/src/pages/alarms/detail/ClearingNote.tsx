@@ -1,4 +1,4 @@
-import type { AlarmClearing, AlarmDetailView } from '@coldchain/contract';
+import { type AlarmClearing, type AlarmDetailView, ResolveState } from '@coldchain/contract';
 import { Alert } from 'antd';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
@@ -50,11 +50,17 @@ function ClearingAlert({ lines }: { lines: string[] }) {
   );
 }
 
-/** "Why it is still open": what ends this alarm. Nothing for an ended one. */
+/**
+ * Records a person has closed: resolved (the value may still be out, but someone answered for it)
+ * or expired. Asking "why is this still open" of them contradicts the state beside it (issue 20).
+ */
+const CLOSED: number[] = [ResolveState.Resolved, ResolveState.Expired];
+
+/** "Why it is still open": what ends this alarm. Nothing for an ended or a closed one. */
 export function ClearingNote({ alarm }: { alarm: AlarmDetailView }) {
   const { t } = useTranslation();
   const { clearing } = alarm;
-  if (alarm.endTime !== null || !clearing) return null;
+  if (alarm.endTime !== null || !clearing || CLOSED.includes(alarm.resolveState)) return null;
   const lines =
     clearing.kind === 'value' ? valueLines(t, clearing) : [t(`alarms.detail.clearing.${clearing.kind}`)];
   return <ClearingAlert lines={lines} />;

@@ -10,13 +10,14 @@ import {
   Modal,
   Select,
   Spin,
-  Table,
   Tag,
   Typography,
 } from 'antd';
 import { type HTMLAttributes, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useSearchParams } from 'react-router';
+import { DataTable } from '../../../components/DataTable';
+import { sensorName } from '../../../components/labels';
 import { useHasAuthTag } from '../../../session/queries';
 import { SignPasswordField, signedBody, useSignCheck } from '../../../signature/SignPasswordField';
 import { formatTime, formatValue } from '../../devices/format';
@@ -135,7 +136,9 @@ export default function AlarmDetailPage() {
               {alarm.deviceName} ({alarm.deviceSerial})
             </span>
           </Descriptions.Item>
-          <Descriptions.Item label={t('alarms.column.channel')}>{alarm.channelName ?? '-'}</Descriptions.Item>
+          <Descriptions.Item label={t('alarms.column.channel')}>
+            {sensorName(t, alarm.channelName)}
+          </Descriptions.Item>
           <Descriptions.Item label={t('alarms.column.time')}>{formatTime(alarm.alarmTime)}</Descriptions.Item>
           <Descriptions.Item label={t('alarms.column.count')}>{alarm.count}</Descriptions.Item>
           <Descriptions.Item label={t('alarms.column.content')} span={2}>
@@ -175,7 +178,7 @@ export default function AlarmDetailPage() {
         </Descriptions>
       </Card>
       <Card title={t('alarms.detail.notifications')} style={{ marginTop: 16 }}>
-        <Table<AlarmDelivery>
+        <DataTable<AlarmDelivery>
           size="small"
           rowKey="id"
           dataSource={deliveries}

@@ -22,6 +22,7 @@ import {
 } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { sensorName } from '../../../components/labels';
 import { useUserInfo } from '../../../session/queries';
 import { useBatchSaveAlarmSetting, useMemberOptions, useSaveAlarmSetting } from '../queries';
 import {
@@ -211,7 +212,10 @@ export function SettingModal({
               >
                 <Select
                   data-testid="setting-sensor"
-                  options={sensors.map((s) => ({ value: s.id, label: `${s.channel} · ${s.name}` }))}
+                  options={sensors.map((s) => ({
+                    value: s.id,
+                    label: `${s.channel} · ${sensorName(t, s.name)}`,
+                  }))}
                 />
               </Form.Item>
             </Col>

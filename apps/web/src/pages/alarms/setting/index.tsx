@@ -9,13 +9,14 @@ import {
   Popconfirm,
   Select,
   Space,
-  Table,
   type TableColumnsType,
   Tag,
   Typography,
 } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DataTable } from '../../../components/DataTable';
+import { sensorName } from '../../../components/labels';
 import { useHasAuthTag } from '../../../session/queries';
 import { useDeviceDetail, useDevicePage } from '../../devices/queries';
 import { LevelTag } from '../components';
@@ -48,16 +49,17 @@ export default function AlarmSettingPage() {
   );
   const remove = useDeleteAlarmSetting();
 
-  const sensorName = (id: string | null) => {
+  const sensorLabel = (id: string | null) => {
     const s = sensors.find((x) => x.id === id);
-    return s ? `${s.channel} · ${s.name}` : '-';
+    return s ? `${s.channel} · ${sensorName(t, s.name)}` : '-';
   };
 
   const columns: TableColumnsType<AlarmSettingView> = [
     {
       title: t('alarms.setting.target'),
       key: 'target',
-      render: (_, s) => (s.carrier === 'device' ? t('alarms.setting.carrierDevice') : sensorName(s.sensorId)),
+      render: (_, s) =>
+        s.carrier === 'device' ? t('alarms.setting.carrierDevice') : sensorLabel(s.sensorId),
     },
     {
       title: t('alarms.setting.alarmType'),
@@ -152,6 +154,7 @@ export default function AlarmSettingPage() {
             <Select
               showSearch={{ filterOption: false, onSearch: setSearch }}
               placeholder={t('alarms.setting.devicePlaceholder')}
+              aria-label={t('alarms.setting.devicePlaceholder')}
               style={{ minWidth: 280 }}
               value={deviceId}
               onChange={(value: string) => {
@@ -168,10 +171,14 @@ export default function AlarmSettingPage() {
               allowClear
               disabled={!deviceId}
               placeholder={t('alarms.setting.sensorPlaceholder')}
+              aria-label={t('alarms.setting.sensorPlaceholder')}
               style={{ minWidth: 220 }}
               value={sensorId}
               onChange={(value?: string) => setSensorId(value)}
-              options={sensors.map((s) => ({ value: s.id, label: `${s.channel} · ${s.name}` }))}
+              options={sensors.map((s) => ({
+                value: s.id,
+                label: `${s.channel} · ${sensorName(t, s.name)}`,
+              }))}
               data-testid="setting-sensor-filter"
             />
           </Flex>
@@ -188,12 +195,11 @@ export default function AlarmSettingPage() {
           )}
         </Flex>
         {deviceId ? (
-          <Table<AlarmSettingView>
+          <DataTable<AlarmSettingView>
             rowKey="id"
             columns={columns}
             dataSource={settings.data?.list ?? []}
             loading={settings.isFetching}
-            scroll={{ x: 'max-content' }}
             pagination={false}
             onRow={(s) => ({ 'data-testid': `setting-row-${s.id}` }) as React.HTMLAttributes<HTMLElement>}
           />

@@ -1,6 +1,7 @@
 import type { ChainProblem } from '@coldchain/contract';
-import { Alert, Button, Card, Space, Table, type TableColumnsType, Typography } from 'antd';
+import { Alert, Button, Card, Space, type TableColumnsType, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { DataTable } from '../../../components/DataTable';
 import { formatTime } from '../../devices/format';
 import { useVerifyChain } from '../queries';
 
@@ -71,7 +72,7 @@ export default function AuditChainPage() {
                   })}
                   data-testid="chain-result"
                 />
-                <Table<ChainProblem>
+                <DataTable<ChainProblem>
                   rowKey={(p) => `${p.seq}-${p.kind}`}
                   columns={columns}
                   dataSource={result.problems}

@@ -114,6 +114,7 @@ export default function LoginLogPage() {
           <Select<number>
             allowClear
             placeholder={t('audit.filter.status')}
+            aria-label={t('audit.filter.status')}
             style={{ minWidth: 140 }}
             value={status}
             onChange={(value) => {

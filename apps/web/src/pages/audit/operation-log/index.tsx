@@ -8,6 +8,7 @@ import { formatTime } from '../../devices/format';
 import { AuditTable } from '../AuditTable';
 import { ExportButton } from '../ExportButton';
 import { actionTitle, targetTitle } from '../format';
+import { operationSentence } from '../operation-sentence';
 import { PeriodFilter } from '../PeriodFilter';
 import { AUDIT_PAGE_SIZE } from '../pagination';
 import { useExportOperations, useOperationLogPage, useOperatorOptions } from '../queries';
@@ -60,9 +61,12 @@ export default function OperationLogPage() {
     },
     { title: t('audit.operation.time'), key: 'time', render: (_, r) => formatTime(r.time) },
     {
-      title: t('audit.operation.change'),
-      key: 'change',
-      render: (_, r) => <ValueDiff before={r.before} after={r.after} limit={2} />,
+      // The sentence says what happened; the row expands to every recorded field (ValueDiff).
+      title: t('audit.operation.what'),
+      key: 'what',
+      render: (_, r) => (
+        <span data-testid="operation-sentence">{operationSentence(t, i18n.language, r)}</span>
+      ),
     },
     {
       title: t('audit.operation.reason'),
@@ -93,6 +97,7 @@ export default function OperationLogPage() {
             showSearch
             optionFilterProp="label"
             placeholder={t('audit.filter.action')}
+            aria-label={t('audit.filter.action')}
             style={{ minWidth: 220 }}
             value={action}
             onChange={(value) => {
@@ -110,6 +115,7 @@ export default function OperationLogPage() {
             showSearch
             optionFilterProp="label"
             placeholder={t('audit.filter.operator')}
+            aria-label={t('audit.filter.operator')}
             style={{ minWidth: 180 }}
             value={userId}
             onChange={(value) => {

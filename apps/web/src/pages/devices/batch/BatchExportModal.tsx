@@ -1,13 +1,11 @@
 import { EXPORT_MAX_DAYS, type ExportFormat } from '@coldchain/contract';
-import { App, Button, DatePicker, Form, Radio, Space } from 'antd';
-import dayjs, { type Dayjs } from 'dayjs';
+import { App, Form, Radio } from 'antd';
+import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
+import { ExportPeriodField, initialExportPeriod } from '../../../components/ExportPeriodField';
 import { SignPasswordField, signedBody, useSignCheck } from '../../../signature/SignPasswordField';
 import { BatchModal, type BatchModalProps } from './BatchModal';
 import { saveFile, useExportData } from './batch-queries';
-
-/** Quick periods ending now, in hours. */
-const PRESETS = { '24h': 24, '7d': 24 * 7, '30d': 24 * 30 } as const;
 
 interface Values {
   period?: [Dayjs | null, Dayjs | null] | null;
@@ -62,39 +60,15 @@ export function BatchExportModal({ deviceIds, open, onClose }: BatchModalProps) 
       pending={exportData.isPending}
       form={form}
       onFinish={submit}
+      initialValues={{ period: initialExportPeriod() }}
     >
-      <Space size="small" style={{ marginBottom: 8 }}>
-        {Object.entries(PRESETS).map(([key, hours]) => (
-          <Button
-            key={key}
-            size="small"
-            data-testid={`batch-export-preset-${key}`}
-            onClick={() => {
-              // One reading of the clock, so the period is exactly `hours` long.
-              const end = dayjs();
-              form.setFieldValue('period', [end.subtract(hours, 'hour'), end]);
-              void form.validateFields(['period']).catch(() => undefined);
-            }}
-          >
-            {t(`devices.batch.export.preset.${key}`)}
-          </Button>
-        ))}
-      </Space>
-      <Form.Item
-        name="period"
+      <ExportPeriodField
         label={t('devices.batch.export.period')}
-        rules={[
-          {
-            validator: async (_, value: Values['period']) => {
-              if (!value?.[0] || !value[1]) throw new Error(t('devices.batch.selectRequired'));
-              if (value[1].diff(value[0], 'day', true) > EXPORT_MAX_DAYS)
-                throw new Error(t('devices.batch.export.periodTooLong', { days: EXPORT_MAX_DAYS }));
-            },
-          },
-        ]}
-      >
-        <DatePicker.RangePicker showTime data-testid="batch-export-period" style={{ width: '100%' }} />
-      </Form.Item>
+        maxDays={EXPORT_MAX_DAYS}
+        requiredMessage={t('devices.batch.selectRequired')}
+        tooLongMessage={t('devices.batch.export.periodTooLong', { days: EXPORT_MAX_DAYS })}
+        testId="batch-export-period"
+      />
       <Form.Item
         name="format"
         label={t('devices.batch.export.format')}

@@ -37,6 +37,7 @@ export function PlaceFilter({ onChange }: { onChange: (place: Place) => void }) 
       treeDefaultExpandAll
       style={{ minWidth: 220 }}
       placeholder={t('devices.placeFilter')}
+      aria-label={t('devices.placeFilter')}
       treeData={departmentNodes(departments.data ?? [], '0')}
       onChange={(value?: string) => {
         if (!value) onChange(null);

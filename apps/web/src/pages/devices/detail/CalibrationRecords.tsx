@@ -16,7 +16,6 @@ import {
   Input,
   Modal,
   Popconfirm,
-  Table,
   type TableColumnsType,
   Upload,
   type UploadFile,
@@ -25,6 +24,7 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { request, uploadFile } from '../../../api/request';
+import { DataTable } from '../../../components/DataTable';
 import { useNotify } from '../../../router/notify';
 import { CALIBRATION_PATHS } from './calibration-paths';
 
@@ -113,7 +113,7 @@ export default function CalibrationRecords({ deviceId, canEdit }: { deviceId: st
         )
       }
     >
-      <Table<CalibrationView>
+      <DataTable<CalibrationView>
         rowKey="id"
         size="small"
         columns={columns}

@@ -12,12 +12,18 @@ const COLORS: Record<number, string> = {
   [ChannelState.Service]: 'blue',
 };
 
-/** A channel's state (spec section 4) as a coloured, translated tag. */
-export function ChannelStateTag({ state }: { state: number }) {
+/**
+ * A channel's state (spec section 4) as a coloured, translated tag. An offline channel that has
+ * never had a reading (`updateTime` null) is waiting for its first data, not lost (issue 20).
+ */
+export function ChannelStateTag({ state, updateTime }: { state: number; updateTime?: number | null }) {
   const { t } = useTranslation();
+  const awaiting = state === ChannelState.Offline && updateTime === null;
   return (
-    <Tag color={COLORS[state] ?? 'default'} data-testid="channel-state">
-      {t(`devices.sensor.state.${state}`, { defaultValue: String(state) })}
+    <Tag color={awaiting ? 'blue' : (COLORS[state] ?? 'default')} data-testid="channel-state">
+      {awaiting
+        ? t('devices.state.awaiting')
+        : t(`devices.sensor.state.${state}`, { defaultValue: String(state) })}
     </Tag>
   );
 }

@@ -2,6 +2,7 @@ import type { SensorView } from '@coldchain/contract';
 import { Button, Card, Col, Empty, Flex, Row, Statistic, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { sensorName } from '../../../components/labels';
 import { formatTime, formatValue } from '../format';
 import { ChannelStateTag } from './ChannelStateTag';
 import { EditSensorModal } from './EditSensorModal';
@@ -25,7 +26,7 @@ export function SensorCards({ sensors, editable = false }: { sensors: SensorView
               title={
                 <Flex gap="small" align="center" wrap>
                   <span>{t('devices.sensor.channel', { channel: sensor.channel })}</span>
-                  <ChannelStateTag state={sensor.state} />
+                  <ChannelStateTag state={sensor.state} updateTime={sensor.updateTime} />
                 </Flex>
               }
               extra={
@@ -42,7 +43,7 @@ export function SensorCards({ sensors, editable = false }: { sensors: SensorView
               }
             >
               <Statistic
-                title={sensor.name}
+                title={sensorName(t, sensor.name)}
                 value={sensor.value === null ? t('devices.detail.noValue') : formatValue(sensor.value)}
                 suffix={sensor.value === null ? undefined : sensor.unit}
                 data-testid="sensor-value"

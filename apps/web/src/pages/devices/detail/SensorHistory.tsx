@@ -2,6 +2,7 @@ import type { SensorView } from '@coldchain/contract';
 import { Card, Empty, Flex, Segmented, Select, Spin, Statistic, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { sensorName } from '../../../components/labels';
 import { formatTime } from '../format';
 import { useHistoryData } from '../queries';
 import { HistoryChart } from './HistoryChart';
@@ -66,7 +67,7 @@ export function SensorHistory({ sensors, now }: { sensors: SensorView[]; now: nu
               setSensorId(id);
               setZoom(FULL);
             }}
-            options={sensors.map((s) => ({ value: s.id, label: s.name }))}
+            options={sensors.map((s) => ({ value: s.id, label: sensorName(t, s.name) }))}
             style={{ minWidth: 160 }}
             aria-label={t('devices.chart.sensor')}
             data-testid="history-sensor"
@@ -108,7 +109,7 @@ export function SensorHistory({ sensors, now }: { sensors: SensorView[]; now: nu
       <HistoryChart
         range={range}
         data={data}
-        seriesName={sensor.name}
+        seriesName={sensorName(t, sensor.name)}
         unit={sensor.unit}
         zoomResetKey={`${sensor.id}:${preset}`}
         onZoom={(start, end) => setZoom({ start, end })}

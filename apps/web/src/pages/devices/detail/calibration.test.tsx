@@ -157,7 +157,7 @@ describe('calibration records on the monitor detail', () => {
     renderApp(`${DETAIL}?id=1`);
     const panel = await openPanel();
     expect(await panel.findByText('校准记录')).toBeInTheDocument();
-    expect(panel.getByText('下次校准时间')).toBeInTheDocument();
+    expect(panel.getByRole('columnheader', { name: '下次校准时间' })).toBeInTheDocument();
     expect(panel.getByText('查看 PDF')).toBeInTheDocument();
   });
 });

@@ -1,6 +1,7 @@
 import { Card, Descriptions, Flex } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
+import { modeLabel, powerLabel } from '../../../components/labels';
 import { useHasAuthTag } from '../../../session/queries';
 import { StateTag } from '../components/StateTag';
 import { DevicePagePending, DevicePageTitle, LIST_PATH } from '../DevicePageFrame';
@@ -45,7 +46,7 @@ export default function MonitoringDeviceDetailPage() {
         title={
           <Flex gap="small" align="center">
             <span data-testid="device-name">{device.name}</span>
-            <StateTag state={device.state} />
+            <StateTag state={device.state} lastSeenTime={device.lastSeenTime} />
           </Flex>
         }
         extra={
@@ -76,8 +77,10 @@ export default function MonitoringDeviceDetailPage() {
           <Descriptions.Item label={t('devices.detail.battery')}>
             {device.battery === null ? '-' : `${device.battery}%`}
           </Descriptions.Item>
-          <Descriptions.Item label={t('devices.detail.power')}>{device.power ?? '-'}</Descriptions.Item>
-          <Descriptions.Item label={t('devices.detail.mode')}>{device.mode || '-'}</Descriptions.Item>
+          <Descriptions.Item label={t('devices.detail.power')}>
+            {powerLabel(t, device.power)}
+          </Descriptions.Item>
+          <Descriptions.Item label={t('devices.detail.mode')}>{modeLabel(t, device.mode)}</Descriptions.Item>
           <Descriptions.Item label={t('devices.detail.expireTime')}>
             {formatTime(device.expireTime)}
           </Descriptions.Item>

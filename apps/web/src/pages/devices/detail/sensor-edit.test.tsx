@@ -59,6 +59,44 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
+describe('a new monitor and its stored words, in both languages (issue 20)', () => {
+  it.each([
+    ['en', 'Awaiting first data', 'Mains', 'Defrosting', 'Temperature 1'],
+    ['zh-CN', '等待首次数据', '市电', '除霜', '温度1'],
+  ] as const)(
+    '%s: never reported reads as awaiting data; power, mode and default sensor names in words',
+    async (language, awaiting, power, mode, sensorName) => {
+      await i18n.changeLanguage(language);
+      serve(
+        device({
+          state: 4,
+          lastSeenTime: null,
+          power: 'mains',
+          mode: 'defrost',
+          sensors: [sensor({ state: 4, updateTime: null, value: null, name: 'Temperature 1' })],
+        }),
+      );
+      renderApp(DETAIL);
+      const card = await screen.findByTestId('sensor-card-1', {}, WAIT);
+      expect(within(card).getByTestId('channel-state')).toHaveTextContent(awaiting);
+      expect(within(card).getByText(sensorName)).toBeInTheDocument();
+      const header = screen.getByTestId('device-header');
+      expect(header).toHaveTextContent(power);
+      expect(header).toHaveTextContent(mode);
+      expect(screen.getAllByTestId('device-state')[0]).toHaveTextContent(awaiting);
+      expect(document.body).not.toHaveTextContent(/\bmains\b|\bdefrost\b/);
+    },
+  );
+
+  it('a monitor that has reported and then went silent is still offline', async () => {
+    serve(device({ state: 4, sensors: [sensor({ state: 4 })] }));
+    renderApp(DETAIL);
+    const card = await screen.findByTestId('sensor-card-1', {}, WAIT);
+    expect(within(card).getByTestId('channel-state')).toHaveTextContent('Offline');
+    expect(screen.getAllByTestId('device-state')[0]).toHaveTextContent('Offline');
+  });
+});
+
 describe('sensor channel state and remarks on the monitor detail (spec sections 3-4)', () => {
   it('shows each channel’s state and remarks', async () => {
     serve(

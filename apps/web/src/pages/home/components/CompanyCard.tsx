@@ -1,5 +1,6 @@
 import { Card, Col, Row, Statistic } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { READABLE_TEXT } from '../../../components/text-colors';
 import { useHasAuthTag } from '../../../session/queries';
 import { useCompanyDataInfo } from '../api';
 
@@ -7,8 +8,8 @@ const FIGURES = [
   { key: 'departmentCount', label: 'home.company.departments' },
   { key: 'memberCount', label: 'home.company.members' },
   { key: 'deviceCount', label: 'home.company.devices', tag: 'device:view' },
-  { key: 'alarmsToday', label: 'home.company.alarmsToday', color: '#fa8c16', tag: 'alarm:view' },
-  { key: 'pendingAlarms', label: 'home.company.pendingAlarms', color: '#ff4d4f', tag: 'alarm:view' },
+  { key: 'alarmsToday', label: 'home.company.alarmsToday', color: READABLE_TEXT.orange, tag: 'alarm:view' },
+  { key: 'pendingAlarms', label: 'home.company.pendingAlarms', color: READABLE_TEXT.red, tag: 'alarm:view' },
 ] as const;
 
 /**

@@ -1,18 +1,11 @@
 import { Card, Col, Row, Statistic } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { READABLE_TEXT } from '../../../components/text-colors';
 import { DEVICE_STATES, STATE_COLORS } from '../../devices/format';
 import { useStateCounts } from '../../devices/queries';
 
 const LIST_PATH = '/deviceManagement/monitoringDevice';
-
-const VALUE_COLORS: Record<string, string | undefined> = {
-  green: '#52c41a',
-  red: '#ff4d4f',
-  orange: '#fa8c16',
-  blue: '#1677ff',
-  purple: '#722ed1',
-};
 
 /** Monitor counts per state (spec section 4; the home page calls state 5 'maintenance'). */
 export function DeviceOverview() {
@@ -37,7 +30,7 @@ export function DeviceOverview() {
               <Statistic
                 title={state === 5 ? t('home.devices.maintenance') : t(`devices.state.${state}`)}
                 value={counts.data?.[String(state)] ?? 0}
-                styles={{ content: { color: VALUE_COLORS[STATE_COLORS[state] ?? ''] } }}
+                styles={{ content: { color: READABLE_TEXT[STATE_COLORS[state] ?? ''] } }}
               />
             </Link>
           </Col>

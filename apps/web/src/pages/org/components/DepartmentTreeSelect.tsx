@@ -12,6 +12,8 @@ interface Props {
   /** Departments that may not be picked (a department cannot move under itself). */
   excludeId?: string;
   'data-testid'?: string;
+  /** The name of a picker used as a filter, without a form label of its own. */
+  'aria-label'?: string;
   style?: React.CSSProperties;
 }
 

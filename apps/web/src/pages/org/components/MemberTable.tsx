@@ -1,7 +1,9 @@
 import type { MemberView } from '@coldchain/contract';
-import { Space, Table, type TableColumnsType, Tag } from 'antd';
+import { Space, type TableColumnsType, Tag } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DataTable } from '../../../components/DataTable';
+import { roleName } from '../../../components/labels';
 import { formatTime } from '../../devices/format';
 
 interface Props {
@@ -42,7 +44,7 @@ export function MemberTable({ members, loading, total, pageNum, pageSize, onPage
       title: t('org.member.role'),
       dataIndex: 'roleName',
       key: 'roleName',
-      render: (v: string) => v || <Tag>{t('org.member.noRole')}</Tag>,
+      render: (v: string) => roleName(t, v) || <Tag>{t('org.member.noRole')}</Tag>,
     },
     {
       title: t('org.member.joinTime'),
@@ -59,12 +61,11 @@ export function MemberTable({ members, loading, total, pageNum, pageSize, onPage
   ];
   if (actions) columns.push({ title: t('org.actions'), key: 'actions', render: (_, m) => actions(m) });
   return (
-    <Table<MemberView>
+    <DataTable<MemberView>
       rowKey="userId"
       columns={columns}
       dataSource={members}
       loading={loading}
-      scroll={{ x: 'max-content' }}
       onRow={(m) => ({ 'data-testid': `member-row-${m.userId}` }) as React.HTMLAttributes<HTMLElement>}
       pagination={
         onPage

@@ -1,5 +1,6 @@
-import { Checkbox, Empty, Table } from 'antd';
+import { Checkbox, Empty } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { DataTable } from '../../../components/DataTable';
 import { PERMISSION_MODULES, toggleTag } from '../permissions';
 
 interface Props {
@@ -21,7 +22,7 @@ export function PermissionEditor({ value = [], onChange, assignable }: Props) {
   );
   if (modules.length === 0) return <Empty description={t('org.role.nothingAssignable')} />;
   return (
-    <Table
+    <DataTable
       size="small"
       rowKey="module"
       pagination={false}

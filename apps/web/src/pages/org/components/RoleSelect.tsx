@@ -1,5 +1,6 @@
 import { Select } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { roleName } from '../../../components/labels';
 import { useRoles } from '../queries';
 
 interface Props {
@@ -8,6 +9,8 @@ interface Props {
   onChange?: (value: string | undefined) => void;
   allowClear?: boolean;
   'data-testid'?: string;
+  /** The name of a picker used as a filter, without a form label of its own. */
+  'aria-label'?: string;
   style?: React.CSSProperties;
 }
 
@@ -20,7 +23,7 @@ export function RoleSelect({ departmentId, ...props }: Props) {
       disabled={!departmentId}
       loading={!!departmentId && roles.isPending}
       placeholder={t('org.field.role')}
-      options={(roles.data?.list ?? []).map((r) => ({ value: r.id, label: r.name }))}
+      options={(roles.data?.list ?? []).map((r) => ({ value: r.id, label: roleName(t, r.name) }))}
       style={{ minWidth: 160, ...props.style }}
       {...props}
     />

@@ -1,7 +1,9 @@
-import { Button, Card, Empty, Flex, Spin, Table, Typography } from 'antd';
+import { Button, Card, Empty, Flex, Spin, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
+import { DataTable } from '../../../components/DataTable';
+import { roleName } from '../../../components/labels';
 import { useHasAuthTag } from '../../../session/queries';
 import { DepartmentInfo } from '../components/DepartmentInfo';
 import { MemberTable } from '../components/MemberTable';
@@ -69,14 +71,19 @@ export default function DepartmentDetailPage() {
             </Button>
           }
         >
-          <Table
+          <DataTable
             rowKey="id"
             size="small"
             pagination={false}
             loading={roles.isPending}
             dataSource={roles.data?.list ?? []}
             columns={[
-              { title: t('org.role.name'), dataIndex: 'name', key: 'name' },
+              {
+                title: t('org.role.name'),
+                dataIndex: 'name',
+                key: 'name',
+                render: (name: string) => roleName(t, name),
+              },
               { title: t('org.role.userCount'), dataIndex: 'userCount', key: 'userCount' },
               {
                 title: t('org.role.permissions'),

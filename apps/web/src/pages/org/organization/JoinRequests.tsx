@@ -1,6 +1,7 @@
 import { JoinRequestState, type JoinRequestView } from '@coldchain/contract';
-import { Button, Card, Popconfirm, Space, Table } from 'antd';
+import { Button, Card, Popconfirm, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { DataTable } from '../../../components/DataTable';
 import { formatTime } from '../../devices/format';
 import { useIncomingAudit, useJoinRequests } from '../queries';
 
@@ -19,7 +20,7 @@ export function JoinRequests() {
 
   return (
     <Card title={t('org.join.title')} style={{ marginTop: 16 }} data-testid="join-requests">
-      <Table<JoinRequestView>
+      <DataTable<JoinRequestView>
         rowKey="id"
         size="small"
         loading={requests.isPending}

@@ -1,9 +1,10 @@
 import { PlusOutlined } from '@ant-design/icons';
 import type { DepartmentNode } from '@coldchain/contract';
-import { Button, Card, Flex, Popconfirm, Space, Table, type TableColumnsType, Typography } from 'antd';
+import { Button, Card, Flex, Popconfirm, Space, type TableColumnsType, Typography } from 'antd';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import { DataTable } from '../../../components/DataTable';
 import { useHasAuthTag, useUserInfo } from '../../../session/queries';
 import { AuditSignatureCard } from '../../../signature/AuditSignatureCard';
 import { useDeleteDepartment, useDepartmentTree } from '../queries';
@@ -162,13 +163,12 @@ export default function OrganizationPage() {
         ) : null}
       </Flex>
       <Card>
-        <Table<DepartmentRow>
+        <DataTable<DepartmentRow>
           rowKey="id"
           columns={columns}
           dataSource={rows}
           loading={tree.isFetching}
           pagination={false}
-          scroll={{ x: 'max-content' }}
           expandable={{
             expandedRowKeys: expanded ?? flattenTree(tree.data ?? []).map((d) => d.id),
             onExpandedRowsChange: (keys) => setExpanded([...keys]),

@@ -115,6 +115,7 @@ export function PersonnelScreen({ titleKey }: { titleKey: string }) {
               setPageNum(1);
             }}
             data-testid="member-filter-department"
+            aria-label={t('org.field.department')}
           />
           <RoleSelect
             allowClear
@@ -125,6 +126,7 @@ export function PersonnelScreen({ titleKey }: { titleKey: string }) {
               setPageNum(1);
             }}
             data-testid="member-filter-role"
+            aria-label={t('org.field.role')}
           />
         </Flex>
         <MemberTable

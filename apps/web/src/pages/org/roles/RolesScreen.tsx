@@ -1,9 +1,11 @@
 import { PlusOutlined } from '@ant-design/icons';
 import type { RoleView } from '@coldchain/contract';
-import { Button, Card, Flex, Popconfirm, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
+import { Button, Card, Flex, Popconfirm, Space, type TableColumnsType, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { DataTable } from '../../../components/DataTable';
+import { roleName } from '../../../components/labels';
 import { useHasAuthTag } from '../../../session/queries';
 import { DepartmentTreeSelect } from '../components/DepartmentTreeSelect';
 import { TagSummary } from '../components/TagSummary';
@@ -33,7 +35,7 @@ export function RolesScreen({ titleKey }: { titleKey: string }) {
       key: 'name',
       render: (name: string, r) => (
         <Space size={4}>
-          <span>{name}</span>
+          <span>{roleName(t, name)}</span>
           {r.isDepartmentAdmin ? <Tag color="gold">{t('org.role.departmentAdmin')}</Tag> : null}
         </Space>
       ),
@@ -84,7 +86,12 @@ export function RolesScreen({ titleKey }: { titleKey: string }) {
       </Typography.Title>
       <Card>
         <Flex gap="middle" justify="space-between" wrap style={{ marginBottom: 16 }}>
-          <DepartmentTreeSelect value={departmentId} onChange={setPicked} data-testid="role-department" />
+          <DepartmentTreeSelect
+            value={departmentId}
+            onChange={setPicked}
+            data-testid="role-department"
+            aria-label={t('org.field.department')}
+          />
           {canEdit && departmentId ? (
             <Button
               type="primary"
@@ -96,13 +103,12 @@ export function RolesScreen({ titleKey }: { titleKey: string }) {
             </Button>
           ) : null}
         </Flex>
-        <Table<RoleView>
+        <DataTable<RoleView>
           rowKey="id"
           columns={columns}
           dataSource={roles.data?.list ?? []}
           loading={!!departmentId && roles.isFetching}
           pagination={false}
-          scroll={{ x: 'max-content' }}
           onRow={(r) => ({ 'data-testid': `role-row-${r.id}` }) as React.HTMLAttributes<HTMLElement>}
         />
       </Card>

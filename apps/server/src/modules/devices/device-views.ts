@@ -1,0 +1,126 @@
+import type { DeviceView, Page, PageDevicesRequest } from '@coldchain/contract';
+import { and, type SQL, sql } from 'drizzle-orm';
+import { type Queryable, queryRows } from '../../db/client';
+import { decodeJsonRow, jsonRowOf } from '../../db/json-rows';
+import { pageOf, whenGiven } from '../../db/page-query';
+import { plannedOnce } from '../../db/planned-once';
+import { AppError } from '../../lib/app-error';
+import { idFromWire } from '../../lib/ids';
+import { alarmRecords } from '../alarms/alarms.table';
+import { presentDevice } from './devices.service';
+import { devices, sensors } from './devices.table';
+
+/**
+ * Which devices of a list the caller may change, so the console offers Edit only where the edit
+ * call would succeed: `false` without the `device:edit` tag, `true` when the caller's edit scope is
+ * the whole company (then it is their whole view), else the condition on `devices` of
+ * `editableDevices` (org/access.ts), evaluated per row inside the list's statement.
+ */
+export type DeviceEditability = boolean | SQL;
+
+/** Every column the views show: all but the key hash. */
+const DEVICE_ROW = jsonRowOf(devices, 'devices', [
+  'id',
+  'companyId',
+  'serial',
+  'name',
+  'model',
+  'version',
+  'departmentId',
+  'groupId',
+  'state',
+  'recordIntervalS',
+  'uploadIntervalS',
+  'alarmVerifyIntervalS',
+  'offlineJudgement',
+  'hostAddress',
+  'subAddress',
+  'remark',
+  'region',
+  'address',
+  'lng',
+  'lat',
+  'battery',
+  'power',
+  'mode',
+  'expireTime',
+  'lastSeenAt',
+  'createdAt',
+]);
+const SENSOR_ROW = jsonRowOf(sensors, 's');
+
+/**
+ * A device as one JSON value: its columns, its sensors, the sensors with an excursion still open
+ * (the channel state's "alarm", as `alarmingSensorIds` finds them) and whether the caller may edit
+ * it. Evaluated for the rows answered only.
+ */
+function deviceRow(editable: DeviceEditability): SQL {
+  return sql`json_build_object(
+    'device', ${DEVICE_ROW},
+    'sensors', coalesce((select json_agg(${SENSOR_ROW}) from ${sensors} s where s.device_id = ${devices.id}), '[]'::json),
+    'alarming', coalesce((
+      select json_agg(a.sensor_id) from ${alarmRecords} a
+      where a.company_id = ${devices.companyId} and a.device_id = ${devices.id}
+        and a.end_time is null and a.sensor_id is not null), '[]'::json),
+    'editable', ${typeof editable === 'boolean' ? sql`${editable}::boolean` : sql`(${editable})`})`;
+}
+
+interface DeviceJson {
+  device: Record<string, unknown>;
+  sensors: Record<string, unknown>[];
+  alarming: (number | string)[];
+  editable: boolean;
+}
+
+function presentDeviceJson(raw: DeviceJson): DeviceView {
+  return {
+    ...presentDevice(
+      decodeJsonRow(devices, raw.device),
+      raw.sensors.map((s) => decodeJsonRow(sensors, s)),
+      new Set(raw.alarming.map(Number)),
+    ),
+    editable: raw.editable,
+  };
+}
+
+/** `/api/device/pageDevices`: by name, then id; one statement (db/page-query.ts). */
+export async function pageDevices(
+  db: Queryable,
+  /** Devices the caller may see (org/access.ts `visibleDevices`). */
+  scope: SQL,
+  query: PageDevicesRequest,
+  editable: DeviceEditability = false,
+): Promise<Page<DeviceView>> {
+  const like = query.keyword ? `%${query.keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+  const where = and(
+    scope,
+    whenGiven(query.state || null, 'smallint', (v) => sql`${devices.state} = ${v}`),
+    whenGiven(idFromWire(query.departmentId), 'bigint', (v) => sql`${devices.departmentId} = ${v}`),
+    whenGiven(idFromWire(query.groupId), 'bigint', (v) => sql`${devices.groupId} = ${v}`),
+    whenGiven(like, 'text', (v) => sql`(${devices.name} ilike ${v} or ${devices.serial} ilike ${v})`),
+  );
+  return pageOf(
+    db,
+    { row: deviceRow(editable), from: devices, where, orderBy: sql`${devices.name}, ${devices.id}` },
+    query,
+    presentDeviceJson,
+  );
+}
+
+/** `/api/device/deviceDetail`: the device with its sensors, in one statement. */
+export async function getDeviceDetail(
+  db: Queryable,
+  scope: SQL,
+  wireId: string,
+  editable: DeviceEditability = false,
+): Promise<DeviceView> {
+  const id = idFromWire(wireId);
+  if (!id) throw new AppError('DEVICE_NOT_FOUND');
+  const [found] = await queryRows<{ row: DeviceJson | string }>(
+    db,
+    plannedOnce(sql`select ${deviceRow(editable)} as row from ${devices}
+      where ${scope} and ${devices.id} = ${id}::bigint limit 1`),
+  );
+  if (!found) throw new AppError('DEVICE_NOT_FOUND');
+  return presentDeviceJson(typeof found.row === 'string' ? JSON.parse(found.row) : found.row);
+}

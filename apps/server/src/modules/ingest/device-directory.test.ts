@@ -1,0 +1,57 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../../test/build-app';
+import { buildCompany, buildDevice } from '../../test/factories';
+import { devices } from '../devices/devices.table';
+import { DeviceDirectory } from './device-directory';
+
+describe('device directory (ingest look-ups of serials)', () => {
+  const ctx = useTestApp();
+  const directories: DeviceDirectory[] = [];
+  const directory = () => {
+    const d = new DeviceDirectory(ctx.app.db);
+    directories.push(d);
+    return d;
+  };
+  afterAll(() => {
+    for (const d of directories) d.close();
+  });
+
+  it('answers serials asked for together (a fleet reconnecting) each with its own device, its sensors, or null', async () => {
+    const company = await buildCompany(ctx.app.db);
+    const fleet = await Promise.all(
+      [1, 2, 3].map(() =>
+        buildDevice(ctx.app.db, company.id, {
+          channels: [
+            { type: 'temperature', unit: '°C', min: -40, max: 85 },
+            { type: 'humidity', unit: '%', min: 0, max: 100 },
+          ],
+        }),
+      ),
+    );
+    const dir = directory();
+    // A made-up serial with a lone surrogate is refused alone: it must not spoil the others' look-up.
+    const asked = [...fleet.map((d) => d.serial), 'NO-SUCH-SERIAL', 'BAD\uD800', `it's "odd", {x}`];
+    const found = await Promise.all(asked.map((serial) => dir.find(serial)));
+    for (const [i, device] of fleet.entries()) {
+      expect(found[i]).toMatchObject({ id: Number(device.id), companyId: company.id, serial: device.serial });
+      expect([...found[i]!.sensorIds]).toEqual(device.sensors.map((s) => [s.channel, s.id]));
+    }
+    expect(found.slice(3)).toEqual([null, null, null]);
+    // A key check answers from the cache, and refuses a wrong key.
+    expect(await dir.authenticate(fleet[0]!.serial, fleet[0]!.deviceKey)).toMatchObject({
+      id: Number(fleet[0]!.id),
+    });
+    expect(await dir.authenticate(fleet[0]!.serial, 'wrong')).toBeNull();
+  });
+
+  it('a disposed device (state 6) is not found', async () => {
+    const company = await buildCompany(ctx.app.db);
+    const device = await buildDevice(ctx.app.db, company.id);
+    await ctx.app.db
+      .update(devices)
+      .set({ state: 6 })
+      .where(eq(devices.id, Number(device.id)));
+    expect(await directory().find(device.serial)).toBeNull();
+  });
+});

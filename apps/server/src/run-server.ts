@@ -1,0 +1,116 @@
+import closeWithGrace from 'close-with-grace';
+import { buildApp } from './app';
+import type { Database } from './db/client';
+import { type Config, ConfigError } from './lib/config';
+import { PortInUseError } from './lib/listen';
+import { startAccountCancellationSweep } from './modules/auth/account-cancellation';
+import { seedDemoFleet, startDemoFeed } from './modules/demo/demo-fleet';
+import { seedDemo } from './modules/demo/demo-seed';
+import { startDeviceBroker } from './modules/ingest/device-broker';
+import { createMailer } from './modules/notify/mailer';
+import { startReminderSweep } from './modules/reminders/reminder-sweep';
+import { startOfflineSweep } from './modules/telemetry/offline-sweep';
+import { ensureReadingPartitions } from './modules/telemetry/partitions';
+import { startStorageMaintenance } from './modules/telemetry/storage-maintenance';
+
+/** How often devices are checked for missed uploads. */
+const OFFLINE_SWEEP_MS = 30_000;
+/** How often idle accounts are checked for the cancellation warning and cancellation. */
+const ACCOUNT_SWEEP_MS = 6 * 3_600_000;
+/** Reminders (expiry, too few alarm recipients, low credit) are checked hourly. */
+const REMINDER_SWEEP_MS = 3_600_000;
+/** How often open alarms are checked for a reminder or escalation that fell due (at most this late). */
+const FOLLOW_UP_POLL_MS = 10_000;
+
+/**
+ * Everything after the database (server.ts opens it): the HTTP app, the demo seed, the
+ * background jobs, the device brokers and the listening socket, with graceful shutdown.
+ */
+export async function runServer(config: Config, database: Database) {
+  const app = await buildApp({ config, database });
+
+  await ensureReadingPartitions(database.db);
+  if (config.demo) {
+    const { created, companyId } = await seedDemo(database.db);
+    if (companyId !== null) {
+      const anchor = await seedDemoFleet(database.db, companyId, app);
+      const stopFeed = startDemoFeed(app, anchor);
+      app.addHook('onClose', async () => stopFeed());
+    }
+    app.log.info({ created }, 'demo seed: demo@example.com / Demo1234 in "Demo Cold Chain"');
+  }
+  const stopSweep = startOfflineSweep(database.db, OFFLINE_SWEEP_MS, (devices) => {
+    void app.alarms.onOffline(devices).then(() => app.delivery.wake());
+  });
+  app.addHook('onClose', async () => stopSweep());
+  // Reading storage: partitions ahead of time, and readings older than two days packed (modules/telemetry).
+  const stopMaintenance = startStorageMaintenance(database.db, (err) =>
+    app.log.error({ err }, 'reading storage maintenance failed'),
+  );
+  app.addHook('onClose', stopMaintenance);
+  // Spec section 9: accounts idle for 12 months are warned, then cancelled (modules/auth).
+  const sweepMailer = createMailer(config.smtpUrl, config.mailFrom);
+  const stopCancellation = startAccountCancellationSweep(database.db, sweepMailer, ACCOUNT_SWEEP_MS);
+  app.addHook('onClose', async () => {
+    stopCancellation();
+    sweepMailer?.close();
+  });
+  // Reminders as notices: expiring devices, too few alarm recipients, low credit (modules/reminders).
+  const stopReminders = startReminderSweep(database.db, REMINDER_SWEEP_MS, (err) =>
+    app.log.error({ err }, 'reminder sweep failed'),
+  );
+  app.addHook('onClose', async () => stopReminders());
+  // Alarm messages: a queue on the database, polled and woken by the engine (modules/delivery).
+  app.delivery.start();
+  // Reminders and escalation of open alarms, due by the server's clock (modules/alarms/alarm-follow-ups.ts).
+  app.alarmFollowUps.start(FOLLOW_UP_POLL_MS);
+
+  const broker =
+    config.mqttPort === null
+      ? null
+      : await startDeviceBroker(app, config.mqttPort, config.host).catch(async (error) => {
+          await app.close();
+          await database.close();
+          throw error;
+        });
+  // The MQTT client library is loaded only for an external broker.
+  const external = config.mqttUrl
+    ? await (await import('./modules/ingest/external-broker'))
+        .connectExternalBroker(app, { url: config.mqttUrl, group: config.mqttShareGroup })
+        .catch(async (error: Error) => {
+          await app.close();
+          await database.close();
+          throw new ConfigError(`Could not connect to MQTT_URL (${config.mqttUrl}): ${error.message}`);
+        })
+    : null;
+  /** Devices first (no new readings), then HTTP and sockets (waiting for queued writes), then the database. */
+  const shutdown = async () => {
+    await broker?.close();
+    await external?.close();
+    await app.close();
+    await database.close();
+  };
+
+  closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
+    if (err) app.log.error({ err }, 'stopping after an unexpected error');
+    else app.log.info({ signal }, 'stopping');
+    await shutdown();
+  });
+
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await shutdown();
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE' || code === 'EACCES') {
+      throw new PortInUseError(
+        `Port ${config.port} (PORT) is ${code === 'EADDRINUSE' ? 'already in use' : 'not allowed'}. Set PORT to a free port, for example PORT=${config.port + 1}.`,
+      );
+    }
+    throw error;
+  }
+  app.log.info(
+    { port: config.port, mqttPort: broker?.port ?? null, database: database.kind, dataDir: config.dataDir },
+    `console at http://localhost:${config.port}/`,
+  );
+}
