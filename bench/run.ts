@@ -12,6 +12,7 @@ import { benchConsoleWeight, type PageLoad } from './console-weight.bench';
 import { benchFleet, fleetsFromEnv } from './fleet.bench';
 import { benchHistory } from './history.bench';
 import { benchIngest } from './ingest.bench';
+import { reportFigures } from './report.bench';
 
 const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -59,6 +60,7 @@ async function main() {
   if (only.has('console')) await consoleFigures();
   if (only.has('api')) await apiFigures();
   if (only.has('fleet')) await fleetFigures();
+  if (only.has('report')) await reportFigures();
 }
 
 /** Not in the default set: it provisions tens of thousands of devices (see fleet.bench.ts). */

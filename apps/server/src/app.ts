@@ -25,6 +25,7 @@ import { groupRoutes } from './modules/groups/groups.routes';
 import { DeviceDirectory } from './modules/ingest/device-directory';
 import { httpIngestRoutes } from './modules/ingest/http-ingest.routes';
 import { IngestService } from './modules/ingest/ingest.service';
+import { JobQueue } from './modules/jobs/job-queue';
 import { liveRoutes } from './modules/live/live.routes';
 import { LiveHub } from './modules/live/live-hub';
 import { startLiveRelay } from './modules/live/live-relay';
@@ -40,6 +41,9 @@ import { ParameterService } from './modules/parameters/parameters.service';
 import { profileRoutes } from './modules/profile/profile.routes';
 import { wechatAccount } from './modules/profile/wechat-account';
 import { registrationRoutes } from './modules/registration/registration.routes';
+import { registerReportJobs } from './modules/report-tasks/report-run';
+import { reportTaskRoutes } from './modules/report-tasks/report-tasks.routes';
+import { reportRoutes } from './modules/reports/reports.routes';
 import { servicePeriodRoutes } from './modules/service-periods/service-periods.routes';
 import { signatureRoutes } from './modules/signature/signature.routes';
 import { systemRoutes } from './modules/system/system.routes';
@@ -65,6 +69,8 @@ declare module 'fastify' {
     parameters: ParameterService;
     /** Alarm message delivery; server.ts starts it (tests start it, or call `deliverDue`). */
     delivery: DeliveryWorker;
+    /** The database job queue (modules/jobs); run-server.ts starts it (tests call `runDue`). */
+    jobs: JobQueue;
   }
 }
 
@@ -216,7 +222,23 @@ export async function buildApp({
   await app.register(deliveryRoutes, { config });
   await app.register(roleRoutes);
   await app.register(personnelRoutes);
+  await app.register(reportRoutes, {
+    uploadDir: config.uploadDir,
+    mktActivationEnergyKj: config.mktActivationEnergyKj,
+  });
   await app.register(liveRoutes, { hub: app.hub, sessionIdleMs: config.sessionIdleMs });
+  app.decorate('jobs', new JobQueue(database.db, app.log, { clock }));
+  registerReportJobs({
+    db: database.db,
+    queue: app.jobs,
+    mailer,
+    log: app.log,
+    uploadDir: config.uploadDir,
+    attachMaxBytes: config.reportAttachMaxBytes,
+    baseUrl: config.publicUrl ?? `http://localhost:${config.port}`,
+  });
+  app.addHook('onClose', () => app.jobs.stop());
+  await app.register(reportTaskRoutes, { queue: app.jobs, uploadDir: config.uploadDir });
 
   await registerConsole(app, config.webDist);
   app.addHook('onClose', async () => {

@@ -21,6 +21,8 @@ const ACCOUNT_SWEEP_MS = 6 * 3_600_000;
 const REMINDER_SWEEP_MS = 3_600_000;
 /** How often open alarms are checked for a reminder or escalation that fell due (at most this late). */
 const FOLLOW_UP_POLL_MS = 10_000;
+/** How often the job queue looks for due jobs of other instances (its own wake it at once). */
+const JOB_POLL_MS = 15_000;
 
 /**
  * Everything after the database (server.ts opens it): the HTTP app, the demo seed, the
@@ -64,6 +66,8 @@ export async function runServer(config: Config, database: Database) {
   app.delivery.start();
   // Reminders and escalation of open alarms, due by the server's clock (modules/alarms/alarm-follow-ups.ts).
   app.alarmFollowUps.start(FOLLOW_UP_POLL_MS);
+  // Scheduled and queued background jobs, once across instances (modules/jobs): backup tasks.
+  app.jobs.start(JOB_POLL_MS);
 
   const broker =
     config.mqttPort === null

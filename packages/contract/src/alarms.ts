@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EpochMs, MAX_INSTANT_MS } from './rules';
+import type { SensorEquipmentView } from './sensor-equipment';
 import { SignPasswordField } from './signature';
 
 const Id = z.coerce.string().regex(/^[1-9]\d{0,15}$/, { error: 'rule.id' });
@@ -243,7 +244,7 @@ export const BatchSaveAlarmSettingRequest = z
   });
 export type BatchSaveAlarmSettingRequest = z.infer<typeof BatchSaveAlarmSettingRequest>;
 
-export const AlarmExportFormats = ['xlsx', 'csv'] as const;
+export const AlarmExportFormats = ['xlsx', 'csv', 'pdf'] as const;
 /** Longest period one alarm export may cover, as for data exports. */
 export const ALARM_EXPORT_MAX_DAYS = 366;
 /** Spec section 8's "Select at least one device, time period or record" for a missing period. */
@@ -362,4 +363,6 @@ export type AlarmClearing =
 export interface AlarmDetailView extends AlarmRecordView {
   /** Null once the alarm has ended or when nothing is pending; absent from older servers. */
   clearing?: AlarmClearing | null;
+  /** The equipment the alarm's sensor measures, with whether its alarms are paused now. */
+  equipment?: SensorEquipmentView | null;
 }

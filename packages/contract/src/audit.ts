@@ -87,7 +87,7 @@ export interface ChainVerification {
   problems: ChainProblem[];
 }
 
-export const AuditExportFormats = ['xlsx', 'csv'] as const;
+export const AuditExportFormats = ['xlsx', 'csv', 'pdf'] as const;
 export type AuditExportFormat = (typeof AuditExportFormats)[number];
 /** Longest period one audit export may cover, and most rows in one file. */
 export const AUDIT_EXPORT_MAX_DAYS = 366;
@@ -199,6 +199,12 @@ export const auditActionTitles: Record<string, { en: string; cn: string }> = {
   'equipment.scrap': { en: 'Scrap or move out equipment', cn: '设备报废或移出' },
   'equipment.transfer': { en: 'Transfer equipment', cn: '设备转移' },
   'equipment.patrol': { en: 'Add patrol record', cn: '新增巡检记录' },
+  'patrolPlan.save': { en: 'Save patrol plan', cn: '保存巡检计划' },
+  'patrolPlan.delete': { en: 'Delete patrol plan', cn: '删除巡检计划' },
+  'reportTask.add': { en: 'Add data report backup task', cn: '新增数据报表备份任务' },
+  'reportTask.edit': { en: 'Edit data report backup task', cn: '编辑数据报表备份任务' },
+  'reportTask.delete': { en: 'Delete data report backup task', cn: '删除数据报表备份任务' },
+  'reportTask.run': { en: 'Run data report backup task', cn: '运行数据报表备份任务' },
   'company.rename': { en: 'Rename company', cn: '修改企业名称' },
   'company.edit': { en: 'Edit company information', cn: '编辑企业信息' },
   'company.passwordRenewal': { en: 'Set password renewal', cn: '设置定期更换密码' },
@@ -227,6 +233,7 @@ export const auditActionTitles: Record<string, { en: string; cn: string }> = {
   'order.reject': { en: 'Reject order', cn: '驳回订单' },
   'device.pushParameters': { en: 'Push device parameters', cn: '下发设备参数' },
   'device.parametersApplied': { en: 'Device applied parameters', cn: '设备已应用参数' },
+  'report.sensorReport': { en: 'Generate sensor report', cn: '生成传感器报告' },
 };
 
 /** Names of the kinds of thing an audited action changes. */
@@ -246,4 +253,5 @@ export const auditTargetTitles: Record<string, { en: string; cn: string }> = {
   invitation: { en: 'Invitation', cn: '邀请' },
   auditLog: { en: 'Audit trail', cn: '审计追踪' },
   order: { en: 'Order', cn: '订单' },
+  report: { en: 'Report', cn: '报告' },
 };

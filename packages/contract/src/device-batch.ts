@@ -45,7 +45,7 @@ export interface DevicePermissionView {
   permission: Exclude<DevicePermissionLevel, 'none'>;
 }
 
-export const ExportFormats = ['xlsx', 'csv'] as const;
+export const ExportFormats = ['xlsx', 'csv', 'pdf'] as const;
 export type ExportFormat = (typeof ExportFormats)[number];
 /** Longest period one export may cover. */
 export const EXPORT_MAX_DAYS = 366;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EpochMs } from './rules';
+import type { SensorEquipmentView } from './sensor-equipment';
 
 const Id = z.coerce.string().regex(/^[1-9]\d{0,15}$/, { error: 'rule.id' });
 
@@ -55,6 +56,8 @@ export interface SensorView {
   /** A disabled channel's readings are stored but never judged for alarms (docs/decisions.md). */
   enabled: boolean;
   state: ChannelState;
+  /** The equipment the sensor measures and whether its alarms are paused (detail call only). */
+  equipment?: SensorEquipmentView | null;
 }
 
 /** `/api/device/editSensor`: a channel's name, remarks and whether it is in use. */

@@ -62,7 +62,13 @@ export interface DepartmentNode {
   address: string;
   imageUrl: string;
   memberCount: number;
+  /** Devices filed in this department itself: what the device list shows filtered by it. */
   deviceCount: number;
+  /**
+   * Devices of this department and every department below it; the root (the company itself)
+   * also counts the devices filed in no department (docs/decisions.md, "Department device counts").
+   */
+  subtreeDeviceCount: number;
   children: DepartmentNode[];
 }
 

@@ -8,6 +8,8 @@ import { devicesLabels, devicesMessages } from './catalogues/devices';
 import { equipmentLabels, equipmentMessages, equipmentRouteLabels } from './catalogues/equipment';
 import { orgLabels, orgMessages } from './catalogues/org';
 import { profileLabels, profileMessages } from './catalogues/profile';
+import { reportTasksLabels, reportTasksMessages, reportTasksRouteLabels } from './catalogues/report-tasks';
+import { reportsLabels, reportsMessages } from './catalogues/reports';
 import { signatureLabels, signatureMessages } from './catalogues/signature';
 
 /**
@@ -27,6 +29,8 @@ export const messages = {
   ...calibrationMessages,
   ...signatureMessages,
   ...equipmentMessages,
+  ...reportTasksMessages,
+  ...reportsMessages,
   OK: { en: 'Success', cn: '操作成功' },
   LOGIN_EXPIRED: { en: 'Login expired, please log in again', cn: '登录已过期，请重新登录' },
   LOGIN_FAILED: { en: 'Account or password is incorrect', cn: '账号或密码错误' },
@@ -236,6 +240,8 @@ export const areaFieldLabels = {
   calibration: calibrationLabels,
   signature: signatureLabels,
   equipment: equipmentLabels,
+  reportTasks: reportTasksLabels,
+  reports: reportsLabels,
 };
 
 /** Field labels used by validation messages, so that the message names the field as a user knows it. */
@@ -262,6 +268,7 @@ export function translate(
  */
 export const routeFieldLabels: Record<string, Record<string, Record<WireLanguage, string>>> = {
   ...equipmentRouteLabels,
+  ...reportTasksRouteLabels,
 };
 
 export function fieldLabel(path: string, language: WireLanguage, route?: string): string {

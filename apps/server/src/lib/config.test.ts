@@ -22,6 +22,12 @@ describe('configuration', () => {
     expect(loadConfig({ MQTT_URL: 'mqtt://127.0.0.1:1883' }).mqttPort).toBeNull();
   });
 
+  it('e-mails backup files up to REPORT_ATTACH_MAX_BYTES as attachments, 10 MiB by default', () => {
+    expect(loadConfig({}).reportAttachMaxBytes).toBe(10_485_760);
+    expect(loadConfig({ REPORT_ATTACH_MAX_BYTES: '0' }).reportAttachMaxBytes).toBe(0);
+    expect(() => loadConfig({ REPORT_ATTACH_MAX_BYTES: '-1' })).toThrow(/REPORT_ATTACH_MAX_BYTES/);
+  });
+
   it('names the variable when a value is wrong', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ MQTT_PORT: '70000' })).toThrow(/MQTT_PORT/);

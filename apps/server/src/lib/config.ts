@@ -58,6 +58,7 @@ const EnvSchema = z.object({
   SESSION_IDLE_HOURS: z.coerce.number().positive().default(168),
   LOGIN_RATE_LIMIT: z.coerce.number().int().positive().default(30),
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1_048_576),
+  REPORT_ATTACH_MAX_BYTES: z.coerce.number().int().nonnegative().default(10_485_760),
   MQTT_MAX_PACKET_BYTES: z.coerce.number().int().min(1024).max(268_435_455).default(1_048_576),
   DEVICE_MESSAGES_PER_MINUTE: z.coerce.number().int().positive().default(120),
   DEVICE_CONNECTS_PER_MINUTE: z.coerce.number().int().positive().default(10),
@@ -148,6 +149,8 @@ export interface Config {
   sessionIdleMs: number;
   loginRateLimitPerMinute: number;
   bodyLimitBytes: number;
+  /** Backup files up to this size are e-mailed as attachments; larger ones as an expiring link (modules/report-tasks). */
+  reportAttachMaxBytes: number;
   /** What one device may send and when (modules/ingest/device-limits.ts). */
   deviceLimits: DeviceLimits;
   contact: { phone: string; email: string; address: string };
@@ -227,6 +230,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionIdleMs: e.SESSION_IDLE_HOURS * 3_600_000,
     loginRateLimitPerMinute: e.LOGIN_RATE_LIMIT,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    reportAttachMaxBytes: e.REPORT_ATTACH_MAX_BYTES,
     deviceLimits: {
       window: {
         maxAheadMs: e.DEVICE_CLOCK_AHEAD_SECONDS * 1000,

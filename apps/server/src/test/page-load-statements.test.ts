@@ -4,6 +4,7 @@ import { alarmRecords, alarmSettings } from '../modules/alarms/alarms.table';
 import { getUserPowers, listUserCompanies } from '../modules/companies/companies.service';
 import { alarmChart, companyDataInfo } from '../modules/companies/home-overview';
 import { getDeviceDetail, pageDevices } from '../modules/devices/device-views';
+import { pageEquipment } from '../modules/equipment/equipment.service';
 import { createNotice, listNotices } from '../modules/notices/notices.service';
 import { editableDevices, visibleDevices } from '../modules/org/access';
 import { getHistoryData } from '../modules/telemetry/history.service';
@@ -178,6 +179,10 @@ describe('statements per page-load call', () => {
           async () => getUserPowers(auth),
           (powers) => expect(powers.authTags).toContain('device:view'),
         ),
+        pageEquipment: await count(
+          () => pageEquipment(db, auth, { pageNum: 1, pageSize: 20 }),
+          (page) => expect(page).toMatchObject({ list: [], total: 0 }),
+        ),
       };
       expect(counts).toEqual({
         pageDevices: 1,
@@ -193,6 +198,7 @@ describe('statements per page-load call', () => {
         homeChart: 1,
         userCompanies: 1,
         userPowers: 0,
+        pageEquipment: 1,
       });
     });
   }

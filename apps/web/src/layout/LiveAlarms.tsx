@@ -65,11 +65,14 @@ export function LiveAlarms() {
       description: (
         <div data-testid="alarm-notice" data-alarm-id={alarm.alarmId ?? ''}>
           <div data-testid="alarm-notice-device">
-            {t('alarms.notification.device')}: {alarm.deviceName} ({alarm.deviceSerial})
+            {t('layout.labelValue', {
+              label: t('alarms.notification.device'),
+              value: `${alarm.deviceName} (${alarm.deviceSerial})`,
+            })}
           </div>
           {alarm.channelName ? (
             <div data-testid="alarm-notice-channel">
-              {t('alarms.notification.channel')}: {alarm.channelName}
+              {t('layout.labelValue', { label: t('alarms.notification.channel'), value: alarm.channelName })}
             </div>
           ) : null}
           {alarm.lateBySeconds ? (

@@ -50,7 +50,15 @@ export function Sidebar({ menus, collapsed, mobile }: SidebarProps) {
       style={
         mobile
           ? { position: 'fixed', insetBlock: 0, insetInlineStart: 0, zIndex: 1001, overflow: 'auto' }
-          : { overflow: 'auto', minHeight: '100vh' }
+          : // Stays in view as a long page scrolls, with a scroll of its own when the menu is
+            // taller than the window (issue 20: it scrolled away and left an empty dark column).
+            {
+              position: 'sticky',
+              insetBlockStart: 0,
+              alignSelf: 'flex-start',
+              height: '100vh',
+              overflow: 'auto',
+            }
       }
     >
       <div style={{ display: 'flex', flexDirection: 'column', minHeight: '100%' }}>
@@ -82,7 +90,7 @@ export function Sidebar({ menus, collapsed, mobile }: SidebarProps) {
               .filter((field) => config.contact[field])
               .map((field) => (
                 <div key={field} style={{ color: 'rgba(255,255,255,0.65)', wordBreak: 'break-all' }}>
-                  {t(`layout.${field}`)}: {config.contact[field]}
+                  {t('layout.labelValue', { label: t(`layout.${field}`), value: config.contact[field] })}
                 </div>
               ))}
           </div>

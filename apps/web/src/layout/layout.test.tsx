@@ -147,6 +147,16 @@ describe('sidebar', () => {
     expect(screen.getByTestId('sidebar').style.width).toBe('240px');
   });
 
+  it('stays in view at full window height with its own scroll while a long page scrolls', async () => {
+    stubServer();
+    await openApp();
+    const { style } = screen.getByTestId('sidebar');
+    expect(style.position).toBe('sticky');
+    expect(style.insetBlockStart).toBe('0px');
+    expect(style.height).toBe('100vh');
+    expect(style.overflow).toBe('auto');
+  });
+
   it('shows pages and directories (types 1 and 4) but not hidden pages (type 2)', async () => {
     stubServer();
     await openApp();

@@ -13,7 +13,10 @@ export const devicesMessages = {
     en: '{field} must be none, view or edit',
     cn: '{field}须为无权限、查看或编辑',
   },
-  'rule.exportFormat': { en: 'Select a file format: xlsx or csv', cn: '请选择文件格式：xlsx 或 csv' },
+  'rule.exportFormat': {
+    en: 'Select a file format: xlsx, csv or pdf',
+    cn: '请选择文件格式：xlsx、csv 或 pdf',
+  },
   'rule.exportPeriod': {
     en: 'The export period may cover at most 366 days',
     cn: '导出时间段最长为 366 天',

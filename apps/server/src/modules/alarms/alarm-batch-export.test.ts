@@ -259,8 +259,8 @@ describe('alarm record export and signature', () => {
       ((await exportFile(as, body, language)).json() as { msgContent: string }).msgContent;
     expect(await message({ format: 'csv' })).toBe('Select at least one device, time period or record');
     expect(await message({ startTime: START, format: 'csv' }, 'cn')).toBe('请至少选择一个设备、时间段或记录');
-    expect(await message(period)).toBe('Select a file format: xlsx or csv');
-    expect(await message({ ...period, format: 'pdf' }, 'cn')).toBe('请选择文件格式：xlsx 或 csv');
+    expect(await message(period)).toBe('Select a file format: xlsx, csv or pdf');
+    expect(await message({ ...period, format: 'docx' }, 'cn')).toBe('请选择文件格式：xlsx、csv 或 pdf');
     expect(await message({ startTime: START, endTime: START - 1, format: 'csv' })).toBe(
       'End time must be after the start time',
     );

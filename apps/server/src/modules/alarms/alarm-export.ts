@@ -15,6 +15,7 @@ import {
 } from '../audit/export-file';
 import { devices, sensors } from '../devices/devices.table';
 import { deviceIdsWhere } from '../org/access';
+import { recordExportPdf } from '../reports/report-files.service';
 import { authorizeExport } from '../signature/signature.service';
 import { users } from '../users/users.table';
 import { presentAlarm } from './alarms.service';
@@ -110,15 +111,18 @@ export async function exportAlarms(
     columns(language, timeZone),
     rows.map(presentAlarm),
     `alarms-${dayStamp(input.startTime, timeZone)}-${dayStamp(input.endTime, timeZone)}`,
+    language,
   );
   const { signPassword: _, ...query } = input;
-  await db.transaction((tx) =>
-    recordAudit(tx, actor, {
+  await db.transaction(async (tx) => {
+    await recordAudit(tx, actor, {
       action: 'alarm.export',
       targetType: 'alarm',
       targetId: actor.companyId,
       after: { ...query, rows: file.rowCount, ...(signature ? { signature } : {}) },
-    }),
-  );
+    });
+    // A PDF's printed fingerprint can be checked later (verifyReport).
+    await recordExportPdf(tx, actor, 'alarm.export', file);
+  });
   return file;
 }

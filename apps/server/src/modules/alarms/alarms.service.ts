@@ -17,6 +17,7 @@ import { AppError } from '../../lib/app-error';
 import { idFromWire, idToWire } from '../../lib/ids';
 import { type Actor, recordAudit } from '../audit/audit.service';
 import { devices, sensors } from '../devices/devices.table';
+import { sensorEquipmentFrom, sensorEquipmentJson } from '../devices/sensor-equipment';
 import { deviceIdsWhere } from '../org/access';
 import { requireSignature } from '../signature/signature.service';
 import { users } from '../users/users.table';
@@ -203,7 +204,7 @@ async function findAlarm(
   return row;
 }
 
-/** `/api/alarm/alarmDetail`: the alarm as the list shows it, with what ends it; one statement. */
+/** `/api/alarm/alarmDetail`: the alarm as the list shows it, with what ends it and its sensor's equipment. */
 export async function getAlarmDetail(
   db: Queryable,
   companyId: number,
@@ -212,9 +213,14 @@ export async function getAlarmDetail(
 ): Promise<AlarmDetailView> {
   const id = idFromWire(wireId);
   if (!id) throw new AppError('ALARM_NOT_FOUND');
-  const [found] = await queryRows<{ row: AlarmJson | string }>(
+  const [found] = await queryRows<{
+    row: AlarmJson | string;
+    equipment: Parameters<typeof sensorEquipmentFrom>[0];
+  }>(
     db,
-    plannedOnce(sql`select ${alarmRow(true)} as row from ${alarmRecords}
+    plannedOnce(sql`select ${alarmRow(true)} as row,
+        ${sensorEquipmentJson(sql`s.id = ${alarmRecords.sensorId}`)} as equipment
+      from ${alarmRecords}
       where ${visibleAlarms(companyId, scope)} and ${alarmRecords.id} = ${id}::bigint limit 1`),
   );
   if (!found) throw new AppError('ALARM_NOT_FOUND');
@@ -222,7 +228,14 @@ export async function getAlarmDetail(
   const alarm = joinedOf(raw);
   const setting = raw.setting ? decodeJsonRow(alarmSettings, raw.setting) : null;
   const sensor = raw.sensor ? decodeJsonRow(sensors, raw.sensor) : null;
-  return { ...presentAlarm(alarm), clearing: clearingOf(alarm.record, setting, sensor) };
+  // Whether the sensor's equipment pauses its alarms: then this one is no longer judged either.
+  const sensorId = alarm.record.sensorId;
+  const measured = sensorEquipmentFrom(found.equipment);
+  return {
+    ...presentAlarm(alarm),
+    clearing: clearingOf(alarm.record, setting, sensor),
+    equipment: (sensorId && measured.get(sensorId)) || null,
+  };
 }
 
 /**

@@ -184,8 +184,12 @@ describe('login log exports', () => {
     const cases: [unknown, 'en' | 'cn', string][] = [
       [{ format: 'xlsx' }, 'en', 'Select at least one device, time period or record'],
       [{ format: 'xlsx', startTime: now }, 'cn', '请至少选择一个设备、时间段或记录'],
-      [{ startTime: now - HOUR, endTime: now }, 'en', 'Select a file format: xlsx or csv'],
-      [{ startTime: now - HOUR, endTime: now, format: 'docx' }, 'en', 'Select a file format: xlsx or csv'],
+      [{ startTime: now - HOUR, endTime: now }, 'en', 'Select a file format: xlsx, csv or pdf'],
+      [
+        { startTime: now - HOUR, endTime: now, format: 'docx' },
+        'en',
+        'Select a file format: xlsx, csv or pdf',
+      ],
       [{ startTime: now, endTime: now - HOUR, format: 'csv' }, 'en', 'End time must be after the start time'],
       [
         { startTime: now - 400 * 24 * HOUR, endTime: now, format: 'csv' },

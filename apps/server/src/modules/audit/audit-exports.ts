@@ -108,7 +108,7 @@ export async function exportLoginLog(
   ];
   const title = t('loginLogTitle');
   const stem = `${title}-${dayStamp(query.startTime, zone)}-${dayStamp(query.endTime, zone)}`;
-  return buildExportFile(query.format, title, columns, rows, stem);
+  return buildExportFile(query.format, title, columns, rows, stem, language);
 }
 
 /** A stored before/after value as one line of text: fields sorted, empty when there is none. */
@@ -146,5 +146,5 @@ export async function exportOperationLog(
   ];
   const title = t('operationLogTitle');
   const stem = `${title}-${dayStamp(query.startTime, zone)}-${dayStamp(query.endTime, zone)}`;
-  return buildExportFile(query.format, title, columns, rows, stem);
+  return buildExportFile(query.format, title, columns, rows, stem, language);
 }

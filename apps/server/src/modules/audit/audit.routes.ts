@@ -8,6 +8,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ok } from '../../lib/envelope';
 import { actorOf, requireCompany, requirePermission } from '../../plugins/auth';
+import { recordExportPdf } from '../reports/report-files.service';
 import { authorizeExport, type Signature, signerOf } from '../signature/signature.service';
 import { pageOperationLog, recordAudit, verifyAuditChain } from './audit.service';
 import { exportLoginLog, exportOperationLog } from './audit-exports';
@@ -42,8 +43,9 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
   ) {
     // The signature password is never written anywhere; the signature's meaning is.
     const { startTime, endTime, format, signPassword: _, ...filters } = query;
-    await app.db.transaction((tx) =>
-      recordAudit(tx, actorOf(request), {
+    const actor = actorOf(request);
+    await app.db.transaction(async (tx) => {
+      await recordAudit(tx, actor, {
         action,
         targetType: 'auditLog',
         targetId: requireCompany(request.auth),
@@ -55,8 +57,10 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
           rows: file.rowCount,
           ...(signature ? { signature } : {}),
         },
-      }),
-    );
+      });
+      // A PDF's printed fingerprint can be checked later (verifyReport).
+      await recordExportPdf(tx, actor, action, file);
+    });
     return file;
   }
 

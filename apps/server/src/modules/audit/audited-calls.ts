@@ -39,6 +39,11 @@ export const AUDITED_CALLS: Record<string, AuditCoverage> = {
       'equipment.patrol',
     ],
   },
+  '/api/equipment/savePatrolPlan': { actions: ['patrolPlan.save'] },
+  '/api/equipment/deletePatrolPlan': { actions: ['patrolPlan.delete'] },
+  // Data report backup tasks
+  '/api/report/saveTask': { actions: ['reportTask.add', 'reportTask.edit'] },
+  '/api/report/deleteTask': { actions: ['reportTask.delete'] },
   '/api/group/addGroup': { actions: ['group.add'] },
   '/api/group/editGroup': { actions: ['group.edit'] },
   '/api/group/moveGroup': { actions: ['group.move'] },

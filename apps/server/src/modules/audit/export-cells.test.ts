@@ -5,6 +5,7 @@ import { useTestApp } from '../../test/build-app';
 import { buildCompany, buildDevice, login } from '../../test/factories';
 import { alarmRecords } from '../alarms/alarms.table';
 import { devices, sensors } from '../devices/devices.table';
+import { equipment, equipmentRecords, equipmentTypes } from '../equipment/equipment.table';
 import { readings } from '../telemetry/readings.table';
 import { users } from '../users/users.table';
 import { recordAudit } from './audit.service';
@@ -112,7 +113,30 @@ describe('every export writes hostile text as text', () => {
         { action: 'device.edit', targetType: 'device', targetId: device.id, reason: HOSTILE.reason },
       ),
     );
-    return { company, token, device };
+    const [type] = await ctx.app.db
+      .insert(equipmentTypes)
+      .values({ companyId: company.id, name: HOSTILE.sensor, code: '77' })
+      .returning();
+    const [item] = await ctx.app.db
+      .insert(equipment)
+      .values({
+        companyId: company.id,
+        typeId: type!.id,
+        serial: '770001',
+        serialSuffix: '0001',
+        name: HOSTILE.device,
+        remarks: HOSTILE.reason,
+      })
+      .returning();
+    await ctx.app.db.insert(equipmentRecords).values({
+      companyId: company.id,
+      equipmentId: item!.id,
+      kind: 'repair',
+      time: new Date(now - 3_600_000),
+      details: { unit: HOSTILE.unit, person: HOSTILE.user, cause: HOSTILE.cause, repaired: false },
+      createdBy: company.admin.id,
+    });
+    return { company, token, device, equipmentId: String(item!.id) };
   }
 
   /**
@@ -120,9 +144,12 @@ describe('every export writes hostile text as text', () => {
    * texts its file must carry (neutralised). A new export call fails the route-table check below
    * until it is added here.
    */
-  const EXPORTS: Record<string, { body: (deviceId: string) => object; carries: string[] }> = {
+  const EXPORTS: Record<
+    string,
+    { body: (ids: { deviceId: string; equipmentId: string }) => object; carries: string[] }
+  > = {
     '/api/device/exportData': {
-      body: (deviceId) => ({ deviceIds: [deviceId], ...period }),
+      body: ({ deviceId }) => ({ deviceIds: [deviceId], ...period }),
       carries: [HOSTILE.device, HOSTILE.sensor, HOSTILE.unit],
     },
     '/api/alarm/exportAlarms': {
@@ -132,7 +159,19 @@ describe('every export writes hostile text as text', () => {
     '/api/audit/exportOperationLog': { body: () => period, carries: [HOSTILE.user, HOSTILE.reason] },
     '/api/userLoginLog/exportUserLog': { body: () => period, carries: [HOSTILE.user] },
     '/api/userLoginLog/auditExportUserLog': { body: () => period, carries: [HOSTILE.user] },
+    '/api/equipment/exportEquipment': {
+      body: () => ({ timeZone: 'UTC' }),
+      carries: [HOSTILE.device, HOSTILE.sensor],
+    },
+    '/api/equipment/exportRecords': {
+      // A record's own fields share one "details" cell that starts with their labels.
+      body: ({ equipmentId }) => ({ equipmentId, timeZone: 'UTC' }),
+      carries: [HOSTILE.user],
+    },
   };
+
+  /** Calls that hand back a file already written by one of the exports above (a backup run's file). */
+  const STORED_FILES = new Set(['/api/report/downloadRun']);
 
   /** Calls whose names speak of exports but that answer an envelope, not a file. */
   const NOT_FILES = new Set(['/api/personnel/setExportExcel']);
@@ -140,12 +179,12 @@ describe('every export writes hostile text as text', () => {
   it('knows every call of the route table that answers a file', () => {
     const fileCalls = [...ctx.app.routePermissions.values()]
       .map((route) => route.url)
-      .filter((url) => /export|download/i.test(url) && !NOT_FILES.has(url));
+      .filter((url) => /export|download/i.test(url) && !NOT_FILES.has(url) && !STORED_FILES.has(url));
     expect(fileCalls.sort()).toEqual(Object.keys(EXPORTS).sort());
   });
 
   it('neutralises every formula-like cell of every CSV and xlsx file, and keeps numbers numbers', async () => {
-    const { company, token, device } = await fixture();
+    const { company, token, device, equipmentId } = await fixture();
     for (const [url, spec] of Object.entries(EXPORTS)) {
       for (const format of ['csv', 'xlsx'] as const) {
         const response = await ctx.app.inject({
@@ -156,7 +195,7 @@ describe('every export writes hostile text as text', () => {
             accessToken: token,
             companyId: String(company.id),
           },
-          payload: JSON.stringify({ ...spec.body(device.id), format }),
+          payload: JSON.stringify({ ...spec.body({ deviceId: device.id, equipmentId }), format }),
         });
         const where = `${url} ${format}`;
         expect(response.headers['content-disposition'], `${where}: ${response.body}`).toMatch(/^attachment;/);

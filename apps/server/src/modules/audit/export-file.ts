@@ -1,4 +1,4 @@
-import type { AuditExportFormat } from '@coldchain/contract';
+import type { AuditExportFormat, WireLanguage } from '@coldchain/contract';
 
 /** One column of an export: its header (already in the caller's language) and its cell text. */
 export interface ExportColumn<Row> {
@@ -13,11 +13,14 @@ export interface ExportFile {
   filename: string;
   /** Data rows written (the header row not counted). */
   rowCount: number;
+  /** PDF only: the fingerprint printed on its pages (reports/pdf-writer.ts), to record for verifyReport. */
+  fingerprint?: string;
 }
 
 const CONTENT_TYPES: Record<AuditExportFormat, string> = {
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
   csv: 'text/csv; charset=utf-8',
+  pdf: 'application/pdf',
 };
 
 /** Starts a formula (or, for tab and CR, hides one) in Excel, LibreOffice and Google Sheets. */
@@ -66,19 +69,59 @@ async function toXlsx<Row>(sheetName: string, columns: ExportColumn<Row>[], rows
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }
 
+/**
+ * A PDF through the one PDF writer (reports/pdf-writer.ts): the title, when it was made and how
+ * many rows, then the table with its header on every page, and the fingerprint in each footer.
+ * Cells are printed as text, so no formula guard is needed; loaded at the first PDF like exceljs.
+ */
+async function toPdf<Row>(
+  title: string,
+  columns: ExportColumn<Row>[],
+  rows: Row[],
+  language: WireLanguage,
+): Promise<{ body: Buffer; fingerprint: string }> {
+  const [{ renderPdf }, { reportTexts }] = await Promise.all([
+    import('../reports/pdf-writer'),
+    import('../../i18n/catalogues/reports'),
+  ]);
+  const texts = reportTexts.exportTitle;
+  const pdf = await renderPdf({
+    language,
+    title,
+    // Exports are wide tables: above five columns the page is turned sideways.
+    landscape: columns.length > 5,
+    header: [
+      [texts.generatedAt[language], `${formatInstant(Date.now())} UTC`],
+      [texts.rows[language], String(rows.length)],
+    ],
+    sections: [
+      {
+        kind: 'table',
+        columns: columns.map((c) => ({ header: c.header, weight: c.width ?? 18 })),
+        rows: rows.map((row) => columns.map((c) => String(c.value(row)))),
+      },
+    ],
+  });
+  return { body: pdf.bytes, fingerprint: pdf.fingerprint };
+}
+
 export async function buildExportFile<Row>(
   format: AuditExportFormat,
   title: string,
   columns: ExportColumn<Row>[],
   rows: Row[],
   filenameStem: string,
+  /** The language of a PDF's own texts (footer, header labels); csv and xlsx have none. */
+  language: WireLanguage = 'en',
 ): Promise<ExportFile> {
-  const body = format === 'csv' ? toCsv(columns, rows) : await toXlsx(title, columns, rows);
+  const pdf = format === 'pdf' ? await toPdf(title, columns, rows, language) : null;
+  const body = pdf ? pdf.body : format === 'csv' ? toCsv(columns, rows) : await toXlsx(title, columns, rows);
   return {
     body,
     contentType: CONTENT_TYPES[format],
     filename: `${filenameStem}.${format}`,
     rowCount: rows.length,
+    ...(pdf ? { fingerprint: pdf.fingerprint } : {}),
   };
 }
 

@@ -4,6 +4,7 @@ import { type Db, queryRows } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import { type Actor, recordAudit } from '../audit/audit.service';
 import { buildExportFile, type ExportColumn } from '../audit/export-file';
+import { recordExportPdf } from '../reports/report-files.service';
 import { hiddenRanges } from '../service-periods/hidden-ranges';
 import { inRanges } from '../service-periods/time-ranges';
 import type { Signature } from '../signature/signature.service';
@@ -135,10 +136,10 @@ export async function exportDeviceData(
     width: c.width,
     value: c.value,
   }));
-  const built = await buildExportFile(input.format, SHEET_NAME[language], columns, lines, baseName);
+  const built = await buildExportFile(input.format, SHEET_NAME[language], columns, lines, baseName, language);
   const file: ExportFile = { fileName: built.filename, contentType: built.contentType, body: built.body };
-  await db.transaction((tx) =>
-    recordAudit(tx, actor, {
+  await db.transaction(async (tx) => {
+    await recordAudit(tx, actor, {
       action: 'device.exportData',
       targetType: 'device',
       targetId: deviceIds.join(','),
@@ -150,7 +151,9 @@ export async function exportDeviceData(
         rows: lines.length,
         ...(signature ? { signature } : {}),
       },
-    }),
-  );
+    });
+    // A PDF's printed fingerprint can be checked later (verifyReport).
+    await recordExportPdf(tx, actor, 'device.exportData', built);
+  });
   return file;
 }

@@ -9,6 +9,7 @@ import { idFromWire } from '../../lib/ids';
 import { alarmRecords } from '../alarms/alarms.table';
 import { presentDevice } from './devices.service';
 import { devices, sensors } from './devices.table';
+import { sensorEquipmentFrom, sensorEquipmentJson } from './sensor-equipment';
 
 /**
  * Which devices of a list the caller may change, so the console offers Edit only where the edit
@@ -107,7 +108,7 @@ export async function pageDevices(
   );
 }
 
-/** `/api/device/deviceDetail`: the device with its sensors, in one statement. */
+/** `/api/device/deviceDetail`: the device with its sensors, and the equipment those measure. */
 export async function getDeviceDetail(
   db: Queryable,
   scope: SQL,
@@ -116,11 +117,24 @@ export async function getDeviceDetail(
 ): Promise<DeviceView> {
   const id = idFromWire(wireId);
   if (!id) throw new AppError('DEVICE_NOT_FOUND');
-  const [found] = await queryRows<{ row: DeviceJson | string }>(
+  // Which equipment each sensor measures, and whether that pauses its alarms (docs/API.md), in
+  // the same statement.
+  const [found] = await queryRows<{
+    row: DeviceJson | string;
+    equipment: Parameters<typeof sensorEquipmentFrom>[0];
+  }>(
     db,
-    plannedOnce(sql`select ${deviceRow(editable)} as row from ${devices}
+    plannedOnce(sql`select ${deviceRow(editable)} as row,
+        ${sensorEquipmentJson(sql`s.device_id = ${devices.id}`)} as equipment
+      from ${devices}
       where ${scope} and ${devices.id} = ${id}::bigint limit 1`),
   );
   if (!found) throw new AppError('DEVICE_NOT_FOUND');
-  return presentDeviceJson(typeof found.row === 'string' ? JSON.parse(found.row) : found.row);
+  const raw: DeviceJson = typeof found.row === 'string' ? JSON.parse(found.row) : found.row;
+  const view = presentDeviceJson(raw);
+  const measured = sensorEquipmentFrom(found.equipment);
+  return {
+    ...view,
+    sensors: view.sensors.map((s) => ({ ...s, equipment: measured.get(Number(s.id)) ?? null })),
+  };
 }

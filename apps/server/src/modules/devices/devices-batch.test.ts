@@ -397,10 +397,10 @@ describe('data export', () => {
       'Select at least one device, time period or record',
     );
     expect((await json({ deviceIds: [device.id], ...period }, token, 'cn')).msgContent).toBe(
-      '请选择文件格式：xlsx 或 csv',
+      '请选择文件格式：xlsx、csv 或 pdf',
     );
-    expect((await json({ deviceIds: [device.id], ...period, format: 'pdf' })).msgContent).toBe(
-      'Select a file format: xlsx or csv',
+    expect((await json({ deviceIds: [device.id], ...period, format: 'docx' })).msgContent).toBe(
+      'Select a file format: xlsx, csv or pdf',
     );
     expect(
       (await json({ deviceIds: [device.id], startTime: START, endTime: START - 1, format: 'csv' }))

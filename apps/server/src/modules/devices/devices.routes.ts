@@ -31,6 +31,7 @@ import {
 } from './devices.service';
 import { batchPermission, batchTransfer, listDevicePermissions } from './devices-batch.service';
 import { editSensor } from './sensor-edit.service';
+import { mapEquipment } from './sensor-equipment';
 
 /**
  * Which devices of a view the caller may change (marks `editable`): none without the edit tag, all
@@ -64,6 +65,10 @@ export const deviceRoutes: FastifyPluginAsyncZod<{ mktActivationEnergyKj: number
     ok(
       await getDeviceDetail(app.db, visibleDevices(request.auth), request.body.id, editScopeOf(request.auth)),
     ),
+  );
+  // The map mode's equipment beside the monitors: equipment rights and scope, not device ones.
+  app.post('/api/device/mapEquipment', { preHandler: requirePermission('equipment:view') }, async (request) =>
+    ok(await mapEquipment(app.db, request.auth)),
   );
   app.post('/api/device/resetDeviceKey', { ...canEdit, schema: { body: DeviceIdRequest } }, async (request) =>
     ok(await resetDeviceKey(app.db, actorOf(request), editableDevices(request.auth), request.body.id)),

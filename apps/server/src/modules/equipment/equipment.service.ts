@@ -8,8 +8,10 @@ import {
   type SensorOption,
   type WireLanguage,
 } from '@coldchain/contract';
-import { and, count, desc, eq, ilike, inArray, or, sql } from 'drizzle-orm';
+import { and, count, eq, ilike, inArray, or, sql } from 'drizzle-orm';
 import type { Db, Queryable } from '../../db/client';
+import { decodeJsonRow, jsonRowOf } from '../../db/json-rows';
+import { pageOf } from '../../db/page-query';
 import { AppError } from '../../lib/app-error';
 import { idFromWire, idToWire } from '../../lib/ids';
 import type { Auth } from '../../plugins/auth';
@@ -213,24 +215,36 @@ export function equipmentWhere(auth: Auth, query: Omit<PageEquipmentRequest, 'pa
   );
 }
 
+/** A list row as one JSON value: the equipment, and its type, department and group names beside it. */
+const listRow = sql`json_build_object(
+  'e', ${jsonRowOf(equipment, 'equipment')},
+  'typeName', (select t.name from ${equipmentTypes} t where t.id = ${equipment.typeId}),
+  'typeCode', (select t.code from ${equipmentTypes} t where t.id = ${equipment.typeId}),
+  'typeAttributes', (select t.attributes from ${equipmentTypes} t where t.id = ${equipment.typeId}),
+  'departmentName', (select d.name from ${departments} d where d.id = ${equipment.departmentId}),
+  'groupName', (select g.name from ${deviceGroups} g where g.id = ${equipment.groupId}),
+  'sensorCount', ${sensorCount},
+  'nextCalibration', ${nextCalibration})`;
+
+type RawListRow = Omit<ItemRow, 'e'> & { e: Record<string, unknown> };
+
+/** `/api/equipment/pageEquipment`: one statement (db/page-query.ts), newest first. */
 export async function pageEquipment(
   db: Db,
   auth: Auth,
   query: PageEquipmentRequest,
 ): Promise<Page<EquipmentItem>> {
-  const where = equipmentWhere(auth, query);
-  const [total] = await db.select({ n: count() }).from(equipment).where(where);
-  const rows = await itemQuery(db)
-    .where(where)
-    .orderBy(desc(equipment.createdAt), desc(equipment.id))
-    .limit(query.pageSize)
-    .offset((query.pageNum - 1) * query.pageSize);
-  return {
-    list: rows.map(presentItem),
-    total: Number(total?.n ?? 0),
-    pageNum: query.pageNum,
-    pageSize: query.pageSize,
-  };
+  return pageOf(
+    db,
+    {
+      row: listRow,
+      from: equipment,
+      where: equipmentWhere(auth, query),
+      orderBy: sql`${equipment.createdAt} desc, ${equipment.id} desc`,
+    },
+    query,
+    (raw: RawListRow) => presentItem({ ...raw, e: decodeJsonRow(equipment, raw.e) }),
+  );
 }
 
 const sensorView = {

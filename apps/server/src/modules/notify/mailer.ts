@@ -11,6 +11,8 @@ export interface Mail {
    * the server, so a send given up on a timeout cannot still arrive beside its retry.
    */
   signal?: AbortSignal;
+  /** Files sent with the mail (backup tasks, modules/report-tasks). */
+  attachments?: { filename: string; content: Buffer; contentType: string }[];
 }
 
 /** Sends e-mail through SMTP_URL; `null` when no SMTP server is configured. */
@@ -31,6 +33,7 @@ export function createMailer(smtpUrl: string | undefined, from: string): Mailer 
         text: mail.text,
         ...(mail.messageId ? { messageId: mail.messageId } : {}),
         ...(mail.signal ? { signal: mail.signal } : {}),
+        ...(mail.attachments ? { attachments: mail.attachments } : {}),
       });
     },
     close: () => transport.close(),

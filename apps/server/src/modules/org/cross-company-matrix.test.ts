@@ -109,6 +109,8 @@ describe('cross-company matrix', () => {
       '/api/equipment/saveEquipment',
       '/api/equipment/pageRecords',
       '/api/equipment/batchTransfer',
+      '/api/equipment/savePatrolPlan',
+      '/api/equipment/pagePatrolRounds',
     ]) {
       expect(notExercised).not.toContain(url);
     }

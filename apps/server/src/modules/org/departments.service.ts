@@ -35,13 +35,8 @@ async function loadNodes(db: Queryable, where: SQL): Promise<Omit<DepartmentNode
     .from(companyMembers)
     .where(inArray(companyMembers.departmentId, ids))
     .groupBy(companyMembers.departmentId);
-  const deviceCounts = await db
-    .select({ id: devices.departmentId, n: count() })
-    .from(devices)
-    .where(inArray(devices.departmentId, ids))
-    .groupBy(devices.departmentId);
   const members = new Map(memberCounts.map((r) => [r.id, Number(r.n)]));
-  const deviceMap = new Map(deviceCounts.map((r) => [r.id, Number(r.n)]));
+  const deviceCounts = await deviceCountsOf(db, [...new Set(rows.map((r) => r.department.companyId))]);
   return rows.map(({ department: d, leaderName }) => ({
     id: idToWire(d.id),
     pid: d.parentId === null ? '0' : idToWire(d.parentId),
@@ -53,8 +48,34 @@ async function loadNodes(db: Queryable, where: SQL): Promise<Omit<DepartmentNode
     address: d.address,
     imageUrl: d.imageUrl,
     memberCount: members.get(d.id) ?? 0,
-    deviceCount: deviceMap.get(d.id) ?? 0,
+    ...deviceCounts(d),
   }));
+}
+
+/**
+ * A department's own device count (what the device list filtered by it shows) and the count of
+ * its whole subtree, for the root (the company itself) with the devices filed under no
+ * department: what its person in charge oversees, so the organisation page agrees with the home
+ * page's total (issue 20; docs/decisions.md, "Department device counts"). One grouped query.
+ */
+async function deviceCountsOf(db: Queryable, companyIds: number[]) {
+  const byDepartment = await db
+    .select({ companyId: devices.companyId, id: devices.departmentId, path: departments.path, n: count() })
+    .from(devices)
+    .leftJoin(departments, eq(departments.id, devices.departmentId))
+    .where(inArray(devices.companyId, companyIds))
+    .groupBy(devices.companyId, devices.departmentId, departments.path);
+  const counted = byDepartment.map((r) => ({ ...r, n: Number(r.n) }));
+  return (d: DepartmentRow) => {
+    const ofCompany = counted.filter((c) => c.companyId === d.companyId);
+    const inSubtree = ofCompany.filter((c) =>
+      c.path === null ? d.parentId === null : c.path.startsWith(d.path),
+    );
+    return {
+      deviceCount: ofCompany.find((c) => c.id === d.id)?.n ?? 0,
+      subtreeDeviceCount: inSubtree.reduce((sum, c) => sum + c.n, 0),
+    };
+  };
 }
 
 /**

@@ -94,10 +94,55 @@ describe('departments', () => {
       });
       expect(root.memberCount).toBe(1);
       const a = root.children.find((c) => c.id === String(f.a))!;
-      expect(a).toMatchObject({ pid: String(f.rootId), level: 2, memberCount: 1 });
+      expect(a).toMatchObject({ pid: String(f.rootId), level: 2, memberCount: 1, subtreeDeviceCount: 1 });
       expect(a.children[0]).toMatchObject({ id: String(f.a1), deviceCount: 1, memberCount: 1 });
       expect(root.children.map((c) => c.name).sort()).toEqual(['Dept A', 'Dept B']);
       expect(root.code).toMatch(/^\d{12}$/);
+    });
+
+    it('counts devices filed in a department and in its subtree, the root with the unfiled ones', async () => {
+      const db = ctx.app.db;
+      const company = await buildCompany(db, { name: 'Count Co' });
+      const token = await login(ctx.app, company.admin.account);
+      const top = (await buildDepartment(db, company.id, { name: 'Top' })).id;
+      const sub = (await buildDepartment(db, company.id, { name: 'Sub', parentId: top })).id;
+      const side = (await buildDepartment(db, company.id, { name: 'Side' })).id;
+      await buildDevice(db, company.id, { departmentId: sub });
+      await buildDevice(db, company.id, { departmentId: sub });
+      await buildDevice(db, company.id, { departmentId: top });
+      await buildDevice(db, company.id);
+      // Another company's devices, filed and unfiled, count nowhere here.
+      await buildDevice(db, f.foreignCompanyId);
+      await buildDevice(db, f.foreignCompanyId, { departmentId: f.foreignDept });
+
+      const { body } = await call<DepartmentNode[]>(ctx.app, '/api/user/userOrganizeList', {}, { token });
+      const root = body.data[0]!;
+      const byName = new Map(root.children.map((c) => [c.name, c]));
+      expect(root).toMatchObject({ deviceCount: 0, subtreeDeviceCount: 4 });
+      expect(byName.get('Top')).toMatchObject({ deviceCount: 1, subtreeDeviceCount: 3 });
+      expect(byName.get('Top')?.children[0]).toMatchObject({
+        name: 'Sub',
+        deviceCount: 2,
+        subtreeDeviceCount: 2,
+      });
+      expect(byName.get('Side')).toMatchObject({ id: String(side), deviceCount: 0, subtreeDeviceCount: 0 });
+
+      // The device list filtered by a department still shows its own devices only.
+      const filtered = await call<{ total: number }>(
+        ctx.app,
+        '/api/device/pageDevices',
+        { pageNum: 1, pageSize: 50, departmentId: String(top) },
+        { token },
+      );
+      expect(filtered.body.data.total).toBe(1);
+
+      const detail = await call<DepartmentDetail>(
+        ctx.app,
+        '/api/user/userOrganizeInfo',
+        { id: String(top) },
+        { token },
+      );
+      expect(detail.body.data).toMatchObject({ deviceCount: 1, subtreeDeviceCount: 3 });
     });
 
     it('shows a sub-department member only their subtree, not the parent or siblings', async () => {

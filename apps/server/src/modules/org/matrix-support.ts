@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { AuthTags, ServiceAuthTags } from '@coldchain/contract';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -16,9 +17,10 @@ import { alarmRecords, alarmSettings } from '../alarms/alarms.table';
 import { recordAudit } from '../audit/audit.service';
 import { companies } from '../companies/companies.table';
 import { sensors } from '../devices/devices.table';
-import { equipment, equipmentTypes } from '../equipment/equipment.table';
+import { equipment, equipmentTypes, patrolPlans } from '../equipment/equipment.table';
 import { deviceGroups } from '../groups/groups.table';
 import { notices } from '../notices/notices.table';
+import { reportFiles } from '../reports/report-files.table';
 import { users } from '../users/users.table';
 import { insertAdminRole } from './company-setup';
 import { departments, devicePermissions, invitations, joinRequests } from './org.table';
@@ -137,6 +139,9 @@ export interface CompanyIds {
   inviteCode: string;
   equipmentTypeId: number;
   equipmentId: number;
+  patrolPlanId: number;
+  /** The fingerprint of a generated report of the company (modules/reports). */
+  reportFingerprint: string;
 }
 
 /**
@@ -260,6 +265,27 @@ export async function buildCompanyWithEverything(app: FastifyInstance, marker: s
       departmentId: department.id,
     })
     .returning();
+  const [patrolPlan] = await db
+    .insert(patrolPlans)
+    .values({
+      companyId: company.id,
+      name: `${marker} patrol`,
+      equipmentId: fridge!.id,
+      intervalMinutes: 12 * 60,
+      startTime: new Date(now.getTime() - 2 * 86_400_000),
+    })
+    .returning();
+  const reportFingerprint = createHash('sha256').update(`${marker} report`).digest('hex');
+  await db.insert(reportFiles).values({
+    companyId: company.id,
+    kind: 'sensorReport',
+    fileName: `${marker}-report.pdf`,
+    fingerprint: reportFingerprint,
+    fileSha256: reportFingerprint,
+    size: 1,
+    generatedBy: company.admin.id,
+    generatedByName: `${marker} admin`,
+  });
   // A login of the member puts a login-log row and a session in place too.
   await login(app, member.account);
   return {
@@ -281,6 +307,8 @@ export async function buildCompanyWithEverything(app: FastifyInstance, marker: s
     inviteCode,
     equipmentTypeId: equipmentType!.id,
     equipmentId: fridge!.id,
+    patrolPlanId: patrolPlan!.id,
+    reportFingerprint,
   };
 }
 
@@ -364,6 +392,7 @@ function candidates(ids: CompanyIds): Record<string, unknown[]> {
     ids.companyId,
     ids.equipmentId,
     ids.equipmentTypeId,
+    ids.patrolPlanId,
   ].map(s);
   const now = Date.now();
   return {
@@ -420,10 +449,20 @@ function candidates(ids: CompanyIds): Record<string, unknown[]> {
     typeId: [s(ids.equipmentTypeId)],
     equipmentId: [s(ids.equipmentId)],
     ids: [[s(ids.equipmentId)]],
+    // Backup tasks (modules/report-tasks): a recipient and equipment of the target company.
+    recipientIds: [[s(ids.userId)]],
+    equipmentIds: [[s(ids.equipmentId)]],
+    type: ['history', 'equipment'],
+    frequency: ['daily'],
     toDepartmentId: [s(ids.departmentId)],
     serialSuffix: ['0002'],
     sensorIds: [[s(ids.sensorId)]],
     period: ['day'],
+    planId: [s(ids.patrolPlanId)],
+    // Over the 6-hour minimum of a patrol interval.
+    intervalHours: [12],
+    // verifyReport: the company's own report fingerprint.
+    sha256: [ids.reportFingerprint],
   };
 }
 
@@ -447,7 +486,28 @@ export function bodiesFor(
   for (const key of Object.keys(shape)) {
     for (const alternative of values[key]?.slice(1) ?? []) bodies.push({ ...base, [key]: alternative });
   }
-  return bodies.map((body) => ({ body, valid: parse(body) }));
+  const optional = Object.keys(shape).filter(
+    (key) => (shape[key] as { safeParse(v: unknown): { success: boolean } }).safeParse(undefined).success,
+  );
+  return bodies.map((body) => withoutClashingField(body, optional, parse));
+}
+
+/**
+ * A body that breaks only a rule across fields (a patrol plan names an equipment or a group, not
+ * both) is tried without each optional field in turn, so such calls still run with the ids.
+ */
+function withoutClashingField(
+  body: Record<string, unknown>,
+  optional: string[],
+  parse: (body: unknown) => boolean,
+): { body: Record<string, unknown>; valid: boolean } {
+  if (parse(body)) return { body, valid: true };
+  for (const key of optional) {
+    if (!(key in body)) continue;
+    const { [key]: _dropped, ...rest } = body;
+    if (parse(rest)) return { body: rest, valid: true };
+  }
+  return { body, valid: false };
 }
 
 /**

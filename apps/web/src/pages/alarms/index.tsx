@@ -59,6 +59,9 @@ export default function AlarmInfoPage() {
     {
       title: t('alarms.column.device'),
       key: 'device',
+      // Widths that wrap the two long texts (the table is as wide as its content otherwise), so
+      // the content still shows beside the pinned state and actions at 1366 px (issue 20).
+      width: 160,
       render: (_, r) => (
         <span data-testid="alarm-device">
           {r.deviceName} ({r.deviceSerial})
@@ -80,6 +83,7 @@ export default function AlarmInfoPage() {
     {
       title: t('alarms.column.content'),
       key: 'content',
+      width: 170,
       render: (_, r) => <span data-testid="alarm-content">{contentIn(i18n.language, r.content)}</span>,
     },
     { title: t('alarms.column.count'), dataIndex: 'count', key: 'count' },

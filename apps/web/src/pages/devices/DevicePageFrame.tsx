@@ -11,8 +11,7 @@ export function DevicePageTitle({ menu, device }: { menu: string; device: Device
   const { t } = useTranslation();
   return (
     <Typography.Title level={2} data-testid="page-title">
-      {t(`menu.${menu}`)}
-      {device ? `: ${device.name}` : ''}
+      {device ? t('layout.labelValue', { label: t(`menu.${menu}`), value: device.name }) : t(`menu.${menu}`)}
     </Typography.Title>
   );
 }

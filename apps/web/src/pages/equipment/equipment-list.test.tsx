@@ -180,6 +180,8 @@ describe('equipment list', () => {
         attributes: { a1: 'abcd', a2: 280, a4: 'Mesh' },
         sensorIds: [],
         excursion: null,
+        // No group picked: sent as '' (unbound), so clearing the select unbinds an edited one too.
+        groupId: '',
       });
     },
     SLOW_MS,

@@ -137,6 +137,8 @@ export interface SaveEquipmentRequest {
   serialSuffix: string;
   name: string;
   departmentId?: string;
+  /** '' unbinds the equipment from its group. */
+  groupId?: string;
   address?: string;
   remarks?: string;
   region?: string;

@@ -1,8 +1,9 @@
 import { AimOutlined, MinusOutlined, PlusOutlined } from '@ant-design/icons';
-import { DeviceState, type DeviceView } from '@coldchain/contract';
+import { DeviceState, type DeviceView, type MapEquipmentView } from '@coldchain/contract';
 import { Button, Flex, Tooltip } from 'antd';
 import { type PointerEvent, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ClusterEquipmentBadge, EquipmentBadges } from './EquipmentBadges';
 import { gridLines, unproject } from './map-background';
 import { clusterPoints, scaleBar, visibleLabels } from './map-layout';
 import { hasPosition } from './map-queries';
@@ -24,6 +25,10 @@ export const MARKER_COLORS: Record<number, string> = {
 
 interface Props {
   devices: DeviceView[];
+  /** Equipment drawn beside the monitor that measures it (map-equipment.ts `placeEquipment`). */
+  equipmentByDevice?: Map<string, MapEquipmentView[]>;
+  selectedEquipmentId?: string | null;
+  onSelectEquipment?: (item: MapEquipmentView) => void;
   tileUrl: string;
   selectedId: string | null;
   /** Bumped by the page to centre on the selected device. */
@@ -37,7 +42,16 @@ interface Props {
  * network access is needed). Markers closer than a finger's width fold into a numbered cluster
  * that zooms in when opened, and names that would overlap are left to the list (map-layout.ts).
  */
-export function MapCanvas({ devices, tileUrl, selectedId, focus, onSelect }: Props) {
+export function MapCanvas({
+  devices,
+  equipmentByDevice,
+  selectedEquipmentId = null,
+  onSelectEquipment,
+  tileUrl,
+  selectedId,
+  focus,
+  onSelect,
+}: Props) {
   const { t } = useTranslation();
   const located = useMemo(() => devices.filter(hasPosition), [devices]);
   const fitted = useMemo(
@@ -211,6 +225,9 @@ export function MapCanvas({ devices, tileUrl, selectedId, focus, onSelect }: Pro
                 <text y={4.5} textAnchor="middle" fontSize={13} fontWeight={600} fill="#fff">
                   {c.items.length}
                 </text>
+                <ClusterEquipmentBadge
+                  count={c.items.reduce((n, d) => n + (equipmentByDevice?.get(d.id)?.length ?? 0), 0)}
+                />
               </g>
             );
           })}
@@ -256,6 +273,16 @@ export function MapCanvas({ devices, tileUrl, selectedId, focus, onSelect }: Pro
             </g>
           );
         })}
+        {singles.map(({ item: d, left, top }) => (
+          <EquipmentBadges
+            key={`equipment-${d.id}`}
+            items={equipmentByDevice?.get(d.id) ?? []}
+            left={left}
+            top={top}
+            selectedId={selectedEquipmentId}
+            onSelect={onSelectEquipment}
+          />
+        ))}
       </svg>
       <Flex vertical gap={4} style={{ position: 'absolute', top: 8, right: 8 }}>
         <Tooltip title={t('map.mapMode.zoomIn')}>

@@ -1,20 +1,23 @@
 import { EnvironmentOutlined, WarningOutlined } from '@ant-design/icons';
-import type { DeviceView } from '@coldchain/contract';
+import type { DeviceView, MapEquipmentView } from '@coldchain/contract';
 import { Alert, App, Card, Col, Descriptions, Empty, Flex, Input, List, Row, Spin, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { sensorName } from '../../components/labels';
-import { useClientConfig } from '../../session/queries';
+import { useClientConfig, useHasAuthTag } from '../../session/queries';
 import { StateTag } from '../devices/components/StateTag';
 import { DEVICE_STATES, formatSensorValue, formatTime } from '../devices/format';
 import { detailUrl } from '../devices/paths';
 import { MARKER_COLORS, MapCanvas } from './MapCanvas';
+import { EquipmentLegend, EquipmentList, SelectedEquipment } from './MapEquipmentPanel';
+import { placeEquipment, useMapEquipment } from './map-equipment';
 import { districtOnly, hasPosition, MAP_DEVICE_LIMIT, useMapDevices } from './map-queries';
 
 /**
  * Map mode (monitoring): every visible device as a marker coloured by its state at its last GPS
  * position; devices without one are listed beside the map with the reason (spec section 8).
+ * With `equipment:view`, the equipment each monitor measures is drawn beside it (issue 14).
  */
 export default function MapModePage() {
   const { t } = useTranslation();
@@ -24,6 +27,9 @@ export default function MapModePage() {
   const [keyword, setKeyword] = useState('');
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [focus, setFocus] = useState<{ id: string; at: number } | null>(null);
+  const canSeeEquipment = useHasAuthTag('equipment:view');
+  const equipment = useMapEquipment(canSeeEquipment);
+  const [selectedEquipmentId, setSelectedEquipmentId] = useState<string | null>(null);
 
   const all = devices.data?.list ?? [];
   const selected = all.find((d) => d.id === selectedId) ?? null;
@@ -39,10 +45,31 @@ export default function MapModePage() {
       : all;
   }, [all, keyword]);
   const unlocated = shown.filter((d) => !hasPosition(d));
+  const allEquipment = equipment.data?.list ?? [];
+  const shownEquipment = useMemo(() => {
+    const k = keyword.trim().toLowerCase();
+    return k
+      ? allEquipment.filter((e) => e.name.toLowerCase().includes(k) || e.serial.toLowerCase().includes(k))
+      : allEquipment;
+  }, [allEquipment, keyword]);
+  const placement = useMemo(() => placeEquipment(shownEquipment, all), [shownEquipment, all]);
+  const selectedEquipment = allEquipment.find((e) => e.id === selectedEquipmentId) ?? null;
+
+  const selectDevice = (device: DeviceView) => {
+    setSelectedId(device.id);
+    setSelectedEquipmentId(null);
+  };
+  /** Picking equipment shows its card and centres on the monitor it is drawn beside, if any. */
+  const pickEquipment = (item: MapEquipmentView) => {
+    setSelectedEquipmentId(item.id);
+    setSelectedId(null);
+    const beside = placement.besideOf.get(item.id);
+    if (beside) setFocus({ id: beside.id, at: Date.now() });
+  };
 
   /** Picking a device in the list locates it on the map, or says why it cannot. */
   const locate = (device: DeviceView) => {
-    setSelectedId(device.id);
+    selectDevice(device);
     if (!hasPosition(device)) {
       void message.warning(t('map.mapMode.noGps'));
       return;
@@ -76,7 +103,10 @@ export default function MapModePage() {
                   tileUrl={tileUrl}
                   selectedId={selectedId}
                   focus={focus}
-                  onSelect={(d) => setSelectedId(d.id)}
+                  onSelect={selectDevice}
+                  equipmentByDevice={canSeeEquipment ? placement.byDevice : undefined}
+                  selectedEquipmentId={selectedEquipmentId}
+                  onSelectEquipment={pickEquipment}
                 />
               )}
               <Flex gap="middle" wrap data-testid="map-legend">
@@ -94,8 +124,16 @@ export default function MapModePage() {
                     {t(`devices.state.${state}`)} ({counts[state] ?? 0})
                   </Flex>
                 ))}
+                {canSeeEquipment && <EquipmentLegend list={allEquipment} />}
               </Flex>
               {selected && <SelectedDevice device={selected} />}
+              {selectedEquipment && (
+                <SelectedEquipment
+                  item={selectedEquipment}
+                  devices={all}
+                  beside={placement.besideOf.get(selectedEquipment.id)}
+                />
+              )}
             </Flex>
           </Card>
         </Col>
@@ -143,6 +181,15 @@ export default function MapModePage() {
               </Typography.Text>
             )}
           </Card>
+          {canSeeEquipment && (
+            <EquipmentList
+              list={shownEquipment}
+              total={equipment.data?.total ?? 0}
+              placement={placement}
+              selectedId={selectedEquipmentId}
+              onPick={pickEquipment}
+            />
+          )}
         </Col>
       </Row>
     </div>

@@ -29,6 +29,7 @@ export function department(overrides: Partial<DepartmentNode> = {}): DepartmentN
     imageUrl: '',
     memberCount: 3,
     deviceCount: 5,
+    subtreeDeviceCount: 8,
     children: [],
     ...overrides,
   };
@@ -48,6 +49,7 @@ export const tree: DepartmentNode[] = [
         leaderName: 'Lee Wei',
         memberCount: 2,
         deviceCount: 2,
+        subtreeDeviceCount: 3,
         children: [
           department({
             id: '12',
@@ -59,6 +61,7 @@ export const tree: DepartmentNode[] = [
             leaderName: '',
             memberCount: 0,
             deviceCount: 1,
+            subtreeDeviceCount: 1,
           }),
         ],
       }),

@@ -25,6 +25,7 @@ import { detailUrl as deviceDetailUrl } from '../../devices/paths';
 import { LevelTag, ResolverName, ResolveStateTag } from '../components';
 import { ALARM_INFO_PATH, contentIn, RESOLVE_TYPES } from '../format';
 import { type AlarmDelivery, useAlarmDetail, useAlarmNotifications, useResolveAlarm } from '../queries';
+import { AlarmEquipmentPause, pausedWhileOpen } from './AlarmEquipmentPause';
 import { AlarmOriginNotes } from './AlarmOriginNotes';
 import { ClearingNote } from './ClearingNote';
 
@@ -120,7 +121,9 @@ export default function AlarmDetailPage() {
         </Flex>
       </Flex>
       <AlarmOriginNotes alarm={alarm} />
-      <ClearingNote alarm={alarm} />
+      <AlarmEquipmentPause alarm={alarm} />
+      {/* While paused the engine does not judge the sensor: no reading would end this alarm. */}
+      {!pausedWhileOpen(alarm) && <ClearingNote alarm={alarm} />}
       <Card>
         <Descriptions column={{ xs: 1, md: 2 }} bordered size="small" data-testid="alarm-detail">
           <Descriptions.Item label={t('alarms.column.type')}>

@@ -6,6 +6,7 @@ import { sensorName } from '../../../components/labels';
 import { formatTime, formatValue } from '../format';
 import { ChannelStateTag } from './ChannelStateTag';
 import { EditSensorModal } from './EditSensorModal';
+import { SensorEquipmentNote } from './EquipmentPauseNote';
 
 /**
  * One card per sensor with its latest reading, channel state and remarks; the page refetches the
@@ -65,6 +66,7 @@ export function SensorCards({ sensors, editable = false }: { sensors: SensorView
                   {t('devices.sensor.remark')}: {sensor.remark}
                 </Typography.Paragraph>
               ) : null}
+              <SensorEquipmentNote equipment={sensor.equipment} />
             </Card>
           </Col>
         ))}

@@ -94,6 +94,20 @@ describe('monitor detail', () => {
     expect(screen.getByTestId('history-stat-min')).toHaveTextContent('-');
   });
 
+  it('joins the title and the device name with the colon of the language', async () => {
+    serve({ points: [], min: null, max: null, avg: null, mkt: null });
+    const view = renderApp(`${DETAIL}?id=1`);
+    expect(await screen.findByTestId('device-name', {}, { timeout: 8_000 })).toBeInTheDocument();
+    expect(screen.getByTestId('page-title')).toHaveTextContent('Monitor detail: Vaccine fridge 1');
+    view.unmount();
+
+    await i18n.changeLanguage('zh-CN');
+    serve({ points: [], min: null, max: null, avg: null, mkt: null });
+    renderApp(`${DETAIL}?id=1`);
+    expect(await screen.findByTestId('device-name', {}, { timeout: 8_000 })).toBeInTheDocument();
+    expect(screen.getByTestId('page-title').textContent).toMatch(/^\S+：Vaccine fridge 1$/);
+  });
+
   it('without an id says so and links back to the list', async () => {
     stubServer();
     renderApp(DETAIL);

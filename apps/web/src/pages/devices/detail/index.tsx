@@ -50,7 +50,7 @@ export default function MonitoringDeviceDetailPage() {
           </Flex>
         }
         extra={
-          <Flex gap="small">
+          <Flex gap="small" align="center" wrap>
             <EditDeviceButton device={device} />
             <RenewButtons deviceId={device.id} />
             {canEdit && (

@@ -82,8 +82,8 @@ function RecordFacts({ record }: { record: EquipmentRecord }) {
     case 'transfer':
       return (
         <>
-          {line('fromDepartment', record.fromDepartmentName ?? '-')}
-          {line('toDepartment', record.toDepartmentName ?? '-')}
+          {line('fromDepartment', record.fromDepartmentName || '-')}
+          {line('toDepartment', record.toDepartmentName || '-')}
           {line('operator', record.operator ?? record.createdByName)}
           {line('remarks', record.remarks)}
         </>
@@ -194,7 +194,7 @@ export function RecordTimeline({
                   <Typography.Text strong>{formatTime(record.time)}</Typography.Text>
                   <Typography.Text type="secondary">
                     {t('equipment.record.by', {
-                      name: record.createdByName ?? '-',
+                      name: record.createdByName || '-',
                       time: formatTime(record.createTime),
                     })}
                   </Typography.Text>

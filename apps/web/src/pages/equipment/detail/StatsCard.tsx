@@ -3,6 +3,7 @@ import type { Dayjs } from 'dayjs';
 import type { TFunction } from 'i18next';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { sensorName } from '../../../components/labels';
 import { type StatsRequest, useEquipmentStats } from '../api';
 import { formatNumber, formatTime } from '../format';
 import { type EquipmentStats, STAT_PERIODS, type StatPeriod } from '../types';
@@ -104,7 +105,8 @@ function StatsBody({ stats }: { stats: EquipmentStats }) {
         dataSource={stats.sensors}
         locale={{ emptyText: t('equipment.stats.noSensors') }}
         columns={[
-          { title: t('equipment.stats.sensor'), dataIndex: 'name', key: 'name' },
+          // A sensor's default name ("Temperature 1") is stored in English: shown in the reader's language.
+          { title: t('equipment.stats.sensor'), key: 'name', render: (_, s) => sensorName(t, s.name) },
           {
             title: t('equipment.stats.mkt'),
             key: 'mkt',

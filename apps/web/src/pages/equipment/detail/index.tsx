@@ -120,13 +120,13 @@ export default function EquipmentDetailPage() {
             <span data-testid="equipment-serial">{equipment.serial}</span>
           </Descriptions.Item>
           <Descriptions.Item label={t('equipment.field.type')}>
-            {equipment.typeName ?? type?.name ?? '-'}
+            {equipment.typeName || type?.name || '-'}
           </Descriptions.Item>
           <Descriptions.Item label={t('equipment.field.department')}>
-            {equipment.departmentName ?? '-'}
+            {equipment.departmentName || '-'}
           </Descriptions.Item>
           <Descriptions.Item label={t('equipment.field.group')}>
-            {equipment.groupName ?? '-'}
+            {equipment.groupName || '-'}
           </Descriptions.Item>
           <Descriptions.Item label={t('equipment.field.region')}>{equipment.region || '-'}</Descriptions.Item>
           <Descriptions.Item label={t('equipment.field.address')}>

@@ -2,6 +2,8 @@ import { Flex, Form, Input, InputNumber, Modal, Select } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNotify } from '../../../router/notify';
+import { flattenGroups } from '../../groups/GroupDialogs';
+import { useDepartmentGroups } from '../../groups/queries';
 import { useEquipmentDetail, useEquipmentTypes, useSaveEquipment } from '../api';
 import { fromWireValue, SERIAL_SUFFIX_PATTERN, toWireValue } from '../attribute-rules';
 import { AttributeValueField } from '../components/AttributeValueField';
@@ -20,6 +22,7 @@ interface Values {
   serialSuffix: string;
   name: string;
   departmentId?: string;
+  groupId?: string;
   region?: string;
   address?: string;
   remarks?: string;
@@ -48,6 +51,7 @@ function initialValues(equipment: Equipment | undefined, typeCode: string | unde
     serialSuffix: suffix,
     name: equipment.name,
     departmentId: equipment.departmentId ?? undefined,
+    groupId: equipment.groupId ?? undefined,
     region: equipment.region ?? '',
     address: equipment.address ?? '',
     remarks: equipment.remarks ?? '',
@@ -89,6 +93,10 @@ export function EquipmentFormModal({
   const types = useEquipmentTypes();
   const detail = useEquipmentDetail(open ? id : null);
   const save = useSaveEquipment();
+  const departmentGroups = useDepartmentGroups(open);
+  const groups = (departmentGroups.data ?? []).flatMap((d) =>
+    flattenGroups(d.groups).map(({ group }) => group),
+  );
   const typeId = Form.useWatch('typeId', form);
   const type = types.data?.list.find((ty) => ty.id === typeId);
   const editing = id !== null;
@@ -123,6 +131,8 @@ export function EquipmentFormModal({
       serialSuffix: values.serialSuffix,
       name: values.name.trim(),
       ...(values.departmentId ? { departmentId: values.departmentId } : {}),
+      // '' unbinds: a cleared select must reach the server, or the equipment stays in its group.
+      groupId: values.groupId ?? '',
       address: values.address?.trim() ?? '',
       region: values.region?.trim() ?? '',
       remarks: values.remarks?.trim() ?? '',
@@ -201,6 +211,16 @@ export function EquipmentFormModal({
         </Form.Item>
         <Form.Item name="departmentId" label={t('equipment.field.department')}>
           <DepartmentSelect allowClear data-testid="equipment-department" />
+        </Form.Item>
+        <Form.Item name="groupId" label={t('equipment.field.group')} extra={t('equipment.form.groupHint')}>
+          <Select
+            allowClear
+            showSearch
+            optionFilterProp="label"
+            loading={departmentGroups.isLoading}
+            options={groups.map((g) => ({ value: g.id, label: g.name }))}
+            data-testid="equipment-group-select"
+          />
         </Form.Item>
         <Form.Item name="useState" label={t('equipment.field.useState')}>
           <Select

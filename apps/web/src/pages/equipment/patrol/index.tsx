@@ -84,7 +84,7 @@ export default function PatrolInfoPage() {
           <Link to={equipmentDetailUrl(plan.equipmentId)}>{plan.equipmentName ?? plan.equipmentId}</Link>
         ) : (
           <span>
-            {t('equipment.patrol.targetGroup')}: {plan.groupName ?? '-'}
+            {t('equipment.patrol.targetGroup')}: {plan.groupName || '-'}
           </span>
         ),
     },

@@ -20,6 +20,11 @@ export function DepartmentInfo({ department }: { department: DepartmentDetail })
         { key: 'leader', label: t('org.field.leader'), children: department.leaderName || '-' },
         { key: 'members', label: t('org.field.members'), children: department.memberCount },
         { key: 'devices', label: t('org.field.devices'), children: department.deviceCount },
+        {
+          key: 'devicesInSubtree',
+          label: t('org.field.devicesInSubtree'),
+          children: department.subtreeDeviceCount,
+        },
         { key: 'address', label: t('org.field.address'), children: department.address || '-' },
         {
           key: 'image',

@@ -52,6 +52,12 @@ describe('department detail', () => {
     for (const text of ['Pharmacy', '100000000002', 'Demo Cold Chain', 'Lee Wei', 'Kuala Lumpur']) {
       expect(info).toHaveTextContent(text);
     }
+    // Both device counts: filed here, and with the sub-departments'.
+    const valueBeside = (label: string) =>
+      [...info.querySelectorAll('.ant-descriptions-item-label')].find((c) => c.textContent === label)
+        ?.nextElementSibling?.textContent;
+    expect(valueBeside('Devices')).toBe('5');
+    expect(valueBeside('Devices (incl. sub-departments)')).toBe('8');
     expect(bodies(server, '/api/user/userOrganizeInfo')).toEqual([{ id: '11' }]);
     expect(await screen.findByTestId('member-row-2')).toHaveTextContent('lee@example.com');
     expect(bodies(server, '/api/personnel/pageUsers')[0]).toMatchObject({

@@ -63,10 +63,21 @@ export default function OrganizationPage() {
       render: (v: string) => v || '-',
     },
     { title: t('org.field.members'), dataIndex: 'memberCount', key: 'memberCount' },
+    // Filed here (what the device list filtered by the department shows), then with the
+    // sub-departments': what the person in charge oversees (docs/decisions.md).
     { title: t('org.field.devices'), dataIndex: 'deviceCount', key: 'deviceCount' },
+    {
+      title: t('org.field.devicesInSubtree'),
+      dataIndex: 'subtreeDeviceCount',
+      key: 'subtreeDeviceCount',
+      width: 150,
+      render: (n: number) => <span data-testid="department-subtree-devices">{n}</span>,
+    },
     {
       title: t('org.actions'),
       key: 'actions',
+      // The six links wrap onto two lines instead of pushing the counts out of view (issue 20).
+      width: 250,
       render: (_, d) => (
         <Space size={0} wrap>
           {canEdit ? (

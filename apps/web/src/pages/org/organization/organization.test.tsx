@@ -74,12 +74,25 @@ describe('organization structure', () => {
     expect(screen.getByTestId('department-delete-11')).toBeInTheDocument();
   });
 
+  it("shows each department's own devices and, beside them, its whole subtree's", async () => {
+    serve();
+    renderApp(URL);
+    const root = await screen.findByTestId('department-row-10', {}, WAIT);
+    expect(screen.getByRole('columnheader', { name: 'Devices' })).toBeInTheDocument();
+    expect(screen.getByRole('columnheader', { name: 'Devices (incl. sub-departments)' })).toBeInTheDocument();
+    expect(within(root).getByTestId('department-subtree-devices')).toHaveTextContent('8');
+    expect(
+      within(screen.getByTestId('department-row-11')).getByTestId('department-subtree-devices'),
+    ).toHaveTextContent('3');
+  });
+
   it('shows the tree in Chinese', async () => {
     serve();
     await i18n.changeLanguage('zh-CN');
     renderApp(URL);
     await screen.findByTestId('department-row-12', {}, WAIT);
     expect(screen.getAllByText('部门编码').length).toBeGreaterThan(0);
+    expect(screen.getAllByText('设备数（含下级部门）').length).toBeGreaterThan(0);
     expect(screen.getByTestId('department-row-11')).toHaveTextContent('移交负责人');
   });
 

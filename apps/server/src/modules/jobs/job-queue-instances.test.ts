@@ -1,0 +1,90 @@
+import type { ReportTaskView } from '@coldchain/contract';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../app';
+import { type Database, openDatabase } from '../../db/client';
+import { call, testConfig } from '../../test/build-app';
+import { buildCompany, login } from '../../test/factories';
+import { openPostgresTestDatabase } from '../../test/test-database';
+import { manualClock } from '../alarms/alarm-test-support';
+import { reportRuns } from '../report-tasks/report-tasks.table';
+import { enqueueJob } from './job-queue';
+import { jobs } from './jobs.table';
+
+/**
+ * Two server instances on one PostgreSQL database (a fresh one on the local server, whatever the
+ * rest of the suite runs on), both draining the queue at the same moment: every due job runs
+ * once, and a backup task's occurrence makes one run.
+ */
+describe('job queue across two instances on PostgreSQL', () => {
+  const clock = manualClock(Date.parse('2026-06-10T12:00:00Z'));
+  let databaseA: Database & { url: string };
+  let databaseB: Database;
+  let appA: FastifyInstance;
+  let appB: FastifyInstance;
+
+  beforeAll(async () => {
+    const config = testConfig({ loginRateLimitPerMinute: 10_000 });
+    databaseA = await openPostgresTestDatabase();
+    appA = await buildApp({ config, database: databaseA, logger: false as never, clock: clock.read });
+    await appA.ready();
+    // The second instance: its own pool on the same database, as a second process would have.
+    databaseB = await openDatabase({ url: databaseA.url });
+    appB = await buildApp({ config, database: databaseB, logger: false as never, clock: clock.read });
+    await appB.ready();
+  });
+  afterAll(async () => {
+    await appA?.close();
+    await appB?.close();
+    await databaseB?.close();
+    await databaseA?.close();
+  });
+
+  it('runs each due job once when both instances drain together', async () => {
+    expect(appA.database.kind).toBe('postgres');
+    const ranBy = new Map<number, string[]>();
+    for (const [app, name] of [
+      [appA, 'A'],
+      [appB, 'B'],
+    ] as const) {
+      app.jobs.handle('test.once', async (job) => {
+        ranBy.set(job.id, [...(ranBy.get(job.id) ?? []), name]);
+        // Long enough that the other instance looks for work while this job is held.
+        await new Promise((r) => setTimeout(r, 20));
+      });
+    }
+    const ids: number[] = [];
+    for (let i = 0; i < 30; i++)
+      ids.push((await enqueueJob(appA.db, 'test.once', { i }, { runAt: clock.read() }))!);
+    await Promise.all([appA.jobs.runDue(), appB.jobs.runDue(), appA.jobs.runDue(), appB.jobs.runDue()]);
+    expect([...ranBy.keys()].sort((a, b) => a - b)).toEqual(ids);
+    expect([...ranBy.values()].every((by) => by.length === 1)).toBe(true);
+    const owners = new Set([...ranBy.values()].flat());
+    expect(owners).toEqual(new Set(['A', 'B']));
+    const rows = await appA.db.select().from(jobs).where(eq(jobs.kind, 'test.once'));
+    expect(rows.every((r) => r.status === 'done' && r.attempts === 1)).toBe(true);
+  });
+
+  it("makes one run of a backup task's due occurrence across both instances", async () => {
+    const company = await buildCompany(appA.db, { name: 'Two instances' });
+    const token = await login(appA, company.admin.account);
+    const saved = await call<{ id: string }>(
+      appA,
+      '/api/report/saveTask',
+      { name: 'Audit', type: 'audit', frequency: 'daily', format: 'csv', emails: ['a@example.com'] },
+      { token },
+    );
+    expect(saved.body.msgCode).toBe(200);
+    const page = await call<{ list: ReportTaskView[] }>(appB, '/api/report/pageTasks', {}, { token });
+    clock.set(page.body.data.list[0]!.nextRunTime + 1);
+    await Promise.all([appA.jobs.runDue(), appB.jobs.runDue()]);
+    await Promise.all([appA.jobs.runDue(), appB.jobs.runDue()]);
+    const runs = await appA.db
+      .select()
+      .from(reportRuns)
+      .where(eq(reportRuns.taskId, Number(saved.body.data.id)));
+    expect(runs).toHaveLength(1);
+    expect(runs[0]!.status).toBe('done');
+  });
+});

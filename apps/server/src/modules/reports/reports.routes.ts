@@ -1,0 +1,47 @@
+import { SensorReportRequest, VerifyReportRequest } from '@coldchain/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ok } from '../../lib/envelope';
+import { actorOf, requireCompany, requirePermission } from '../../plugins/auth';
+import { contentDisposition } from '../audit/export-file';
+import { visibleDevices } from '../org/access';
+import { signerOf } from '../signature/signature.service';
+import { verifyReport } from './report-files.service';
+import { generateSensorReport } from './sensor-report';
+
+/**
+ * Report calls (docs/API.md "Reports"). A sensor report is data taken out, so it needs
+ * `device:export` and sees only the devices the caller sees (as historyData); checking a printed
+ * report's fingerprint needs `report:view` and finds the company's own files only.
+ */
+export const reportRoutes: FastifyPluginAsyncZod<{
+  uploadDir: string;
+  mktActivationEnergyKj: number;
+}> = async (app, options) => {
+  app.post(
+    '/api/report/sensorReport',
+    { preHandler: requirePermission('device:export'), schema: { body: SensorReportRequest } },
+    async (request, reply) => {
+      const report = await generateSensorReport(
+        app.db,
+        { uploadDir: options.uploadDir, activationEnergyKj: options.mktActivationEnergyKj },
+        signerOf(request),
+        actorOf(request),
+        visibleDevices(request.auth),
+        request.body,
+        request.language,
+      );
+      // The raw file, not an envelope (as every export); errors still come as envelopes.
+      return reply
+        .header('Content-Type', 'application/pdf')
+        .header('Content-Disposition', contentDisposition(report.fileName))
+        .header('Cache-Control', 'no-store')
+        .header('X-Report-Sha256', report.fingerprint)
+        .send(report.bytes);
+    },
+  );
+  app.post(
+    '/api/report/verifyReport',
+    { preHandler: requirePermission('report:view'), schema: { body: VerifyReportRequest } },
+    async (request) => ok(await verifyReport(app.db, requireCompany(request.auth), request.body.sha256)),
+  );
+};
