@@ -108,9 +108,13 @@ describe('calibration records on the monitor detail', () => {
     await user.type(pickerInput('calibration-next-due-at'), '2026-02-01{Enter}');
     await user.type(screen.getByTestId('calibration-institution'), 'Metrology Institute');
     await user.click(screen.getByTestId('calibration-save'));
-    expect(
-      await screen.findByText('The next calibration time must be after the calibration time'),
-    ).toBeInTheDocument();
+    // The form validates on change and again on save, and may redraw the message in between:
+    // wait for it to stand rather than holding the first element found.
+    await waitFor(() =>
+      expect(
+        screen.getByText('The next calibration time must be after the calibration time'),
+      ).toBeInTheDocument(),
+    );
 
     // A picture is refused before any upload; a PDF goes up with the calibration purpose.
     await user.upload(fileInput(), new File(['png'], 'scan.png', { type: 'image/png' }));
