@@ -198,36 +198,43 @@ export function MapCanvas({
           .filter((c) => c.items.length > 1)
           .map((c) => {
             const names = c.items.map((d) => d.name).join(', ');
+            const equipmentCount = c.items.reduce(
+              (n, d) => n + (equipmentByDevice?.get(d.id)?.length ?? 0),
+              0,
+            );
             return (
-              // biome-ignore lint/a11y/useSemanticElements: an SVG group cannot be a <button>.
-              <g
-                key={c.key}
-                transform={`translate(${c.left} ${c.top})`}
-                data-testid="map-cluster"
-                data-count={c.items.length}
-                data-members={c.items.map((d) => d.id).join(',')}
-                role="button"
-                tabIndex={0}
-                aria-label={t('map.mapMode.cluster', { count: c.items.length, names })}
-                style={{ cursor: 'pointer' }}
-                onClick={() => openCluster(c.items)}
-                onKeyDown={(e) => {
-                  if (e.key === 'Enter' || e.key === ' ') openCluster(c.items);
-                }}
-              >
-                <title>{names}</title>
-                <circle
-                  r={15}
-                  fill={MARKER_COLORS[worstState(c.items)] ?? '#8c8c8c'}
-                  stroke="#fff"
-                  strokeWidth={3}
-                />
-                <text y={4.5} textAnchor="middle" fontSize={13} fontWeight={600} fill="#fff">
-                  {c.items.length}
-                </text>
-                <ClusterEquipmentBadge
-                  count={c.items.reduce((n, d) => n + (equipmentByDevice?.get(d.id)?.length ?? 0), 0)}
-                />
+              <g key={c.key}>
+                {/* biome-ignore lint/a11y/useSemanticElements: an SVG group cannot be a <button>. */}
+                <g
+                  transform={`translate(${c.left} ${c.top})`}
+                  data-testid="map-cluster"
+                  data-count={c.items.length}
+                  data-members={c.items.map((d) => d.id).join(',')}
+                  role="button"
+                  tabIndex={0}
+                  aria-label={t('map.mapMode.cluster', { count: c.items.length, names })}
+                  style={{ cursor: 'pointer' }}
+                  onClick={() => openCluster(c.items)}
+                  onKeyDown={(e) => {
+                    if (e.key === 'Enter' || e.key === ' ') openCluster(c.items);
+                  }}
+                >
+                  <title>{names}</title>
+                  <circle
+                    r={15}
+                    fill={MARKER_COLORS[worstState(c.items)] ?? '#8c8c8c'}
+                    stroke="#fff"
+                    strokeWidth={3}
+                  />
+                  <text y={4.5} textAnchor="middle" fontSize={13} fontWeight={600} fill="#fff">
+                    {c.items.length}
+                  </text>
+                </g>
+                {/* Beside the button, not in it: a button's visible text must be part of its name,
+                  and the equipment count is not (the list beside the map names the equipment). */}
+                <g transform={`translate(${c.left} ${c.top})`} pointerEvents="none">
+                  <ClusterEquipmentBadge count={equipmentCount} />
+                </g>
               </g>
             );
           })}
