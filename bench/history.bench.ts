@@ -4,17 +4,10 @@
  */
 import { performance } from 'node:perf_hooks';
 import { eq, sql } from 'drizzle-orm';
-import { buildApp } from '../apps/server/src/app';
 import { type Database, queryRows } from '../apps/server/src/db/client';
-import { createCompanyWithAdmin } from '../apps/server/src/modules/companies/companies.service';
-import { addDevice } from '../apps/server/src/modules/devices/devices.service';
 import { devices } from '../apps/server/src/modules/devices/devices.table';
-import { addInventory } from '../apps/server/src/modules/inventory/inventory.service';
 import { getHistoryData } from '../apps/server/src/modules/telemetry/history.service';
-import { packOldReadings } from '../apps/server/src/modules/telemetry/packing';
-import { ensureReadingPartitions } from '../apps/server/src/modules/telemetry/partitions';
-import { users } from '../apps/server/src/modules/users/users.table';
-import { testConfig } from '../apps/server/src/test/build-app';
+import { seedFleet } from './seed';
 
 export interface HistoryFigures {
   label: string;
@@ -33,41 +26,9 @@ function percentile(samples: number[], p: number) {
 
 export async function benchHistory(label: string, database: Database): Promise<HistoryFigures> {
   const db = database.db;
-  const app = await buildApp({ config: testConfig(), database, logger: false as never });
   const year = 365 * 288;
-  const end = Date.UTC(2026, 10, 1);
-  const start = end - year * 300_000;
-  await ensureReadingPartitions(db, new Date(end), 13, 1);
-  const [user] = await db
-    .insert(users)
-    .values({ account: `bench-${Date.now()}@example.com`, name: 'Bench', passwordHash: 'x' })
-    .returning();
-  const companyId = await createCompanyWithAdmin(db, user!.id, { name: 'Bench' });
-  const serial = `BENCH${Date.now()}`;
-  await addInventory(db, [
-    {
-      serial,
-      model: 'B',
-      version: 'basic',
-      channels: [{ ch: 1, type: 'temperature', unit: '°C', min: -40, max: 85 }],
-    },
-  ]);
-  await addDevice(db, { companyId, userId: null, ip: '' }, { serial, name: 'Bench' });
-  const device = (await app.deviceDirectory.find(serial))!;
-  const sensorId = [...device.sensorIds.values()][0]!;
-  for (let i = 0; i < year; i += 5000) {
-    const records = Array.from({ length: Math.min(5000, year - i) }, (_, j) => {
-      const ts = start + (i + j) * 300_000;
-      return {
-        ts,
-        channels: [{ ch: 1, v: Math.round((5 + 2 * Math.sin(ts / 3.6e6)) * 10) / 10 }],
-        mode: 'normal' as const,
-      };
-    });
-    await app.ingest.ingest(device, records);
-  }
-  // What the server's daily storage maintenance does: readings older than two days are packed.
-  await packOldReadings(db);
+  const { app, companyId, sensorIds, start, end } = await seedFleet(database, 1, year);
+  const sensorId = sensorIds[0]!;
   const query = { sensorId: String(sensorId), startTime: start, endTime: end, maxPoints: 1000 };
   // The company administrator's scope: every device of the company.
   const companyScope = eq(devices.companyId, companyId);

@@ -5,6 +5,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { Database, Db } from './db/client';
 import { translate } from './i18n/messages';
 import type { Config } from './lib/config';
+import { secretBoxFor } from './lib/secret-box';
 import { AlarmEvaluator } from './modules/alarms/alarm-evaluator';
 import { AlarmFollowUps, type Clock } from './modules/alarms/alarm-follow-ups';
 import { alarmRoutes } from './modules/alarms/alarms.routes';
@@ -14,6 +15,8 @@ import { billingRoutes } from './modules/billing/billing.routes';
 import { calibrationRoutes } from './modules/calibration/calibration.routes';
 import { companyRoutes } from './modules/companies/companies.routes';
 import { companyAdminRoutes } from './modules/companies/company-admin.routes';
+import { dataCenterRoutes } from './modules/data-center/data-center.routes';
+import { datavRoutes } from './modules/datav/datav.routes';
 import { createDeliveryWorker } from './modules/delivery/delivery';
 import { deliveryRoutes } from './modules/delivery/delivery.routes';
 import type { DeliveryWorker } from './modules/delivery/delivery-worker';
@@ -31,6 +34,10 @@ import { LiveHub } from './modules/live/live-hub';
 import { startLiveRelay } from './modules/live/live-relay';
 import { noticeRoutes } from './modules/notices/notices.routes';
 import { createMailer } from './modules/notify/mailer';
+import { openRoutes } from './modules/open-api/open.routes';
+import { openApiKeyRoutes } from './modules/open-api/open-api.routes';
+import { operationReportRoutes } from './modules/operation-reports/operation-reports.routes';
+import { registerOperationReportJobs } from './modules/operation-reports/operation-run';
 import { usersWhoMaySeeDevice } from './modules/org/access';
 import { departmentRoutes } from './modules/org/departments.routes';
 import { joiningRoutes } from './modules/org/joining.routes';
@@ -46,12 +53,14 @@ import { reportTaskRoutes } from './modules/report-tasks/report-tasks.routes';
 import { reportRoutes } from './modules/reports/reports.routes';
 import { servicePeriodRoutes } from './modules/service-periods/service-periods.routes';
 import { signatureRoutes } from './modules/signature/signature.routes';
-import { systemRoutes } from './modules/system/system.routes';
+import { statisticsRoutes } from './modules/statistics/statistics.routes';
+import { APP_VERSION, systemRoutes } from './modules/system/system.routes';
 import { userRoutes } from './modules/users/users.routes';
 import { recordRoutePermissions, registerAuth } from './plugins/auth';
 import { registerConsole } from './plugins/console';
 import { registerErrorHandling } from './plugins/errors';
 import { AccessLog, loggerOptions } from './plugins/logger';
+import { registerOpenApiDocument } from './plugins/openapi-document';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerStorableText } from './plugins/storable-text';
 
@@ -158,6 +167,8 @@ export async function buildApp({
   registerStorableText(app);
   // Before any route: the permission matrix test reads what every call requires from here.
   recordRoutePermissions(app);
+  // Before any route too: the OpenAPI document collects the routes as they are added.
+  await registerOpenApiDocument(app, APP_VERSION);
 
   await app.register(rateLimit, {
     global: false,
@@ -174,6 +185,7 @@ export async function buildApp({
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
 
   await app.register(systemRoutes, { config });
+  await app.register(datavRoutes);
   const mailer = createMailer(config.smtpUrl, config.mailFrom);
   await app.register(authRoutes, {
     sessionIdleMs: config.sessionIdleMs,
@@ -227,6 +239,13 @@ export async function buildApp({
     mktActivationEnergyKj: config.mktActivationEnergyKj,
   });
   await app.register(liveRoutes, { hub: app.hub, sessionIdleMs: config.sessionIdleMs });
+  const secrets = secretBoxFor(config);
+  await app.register(openApiKeyRoutes, { box: secrets });
+  await app.register(openRoutes, {
+    box: secrets,
+    ratePerMinute: config.openApiRatePerMinute,
+    mktActivationEnergyKj: config.mktActivationEnergyKj,
+  });
   app.decorate('jobs', new JobQueue(database.db, app.log, { clock }));
   registerReportJobs({
     db: database.db,
@@ -239,6 +258,19 @@ export async function buildApp({
   });
   app.addHook('onClose', () => app.jobs.stop());
   await app.register(reportTaskRoutes, { queue: app.jobs, uploadDir: config.uploadDir });
+  registerOperationReportJobs({
+    db: database.db,
+    queue: app.jobs,
+    mailer,
+    log: app.log,
+    uploadDir: config.uploadDir,
+    attachMaxBytes: config.reportAttachMaxBytes,
+    baseUrl: config.publicUrl ?? `http://localhost:${config.port}`,
+    activationEnergyKj: config.mktActivationEnergyKj,
+  });
+  await app.register(operationReportRoutes, { queue: app.jobs, uploadDir: config.uploadDir });
+  await app.register(statisticsRoutes);
+  await app.register(dataCenterRoutes, { uploadDir: config.uploadDir });
 
   await registerConsole(app, config.webDist);
   app.addHook('onClose', async () => {

@@ -205,6 +205,10 @@ export const auditActionTitles: Record<string, { en: string; cn: string }> = {
   'reportTask.edit': { en: 'Edit data report backup task', cn: '编辑数据报表备份任务' },
   'reportTask.delete': { en: 'Delete data report backup task', cn: '删除数据报表备份任务' },
   'reportTask.run': { en: 'Run data report backup task', cn: '运行数据报表备份任务' },
+  'operationReportTask.add': { en: 'Add operation report task', cn: '新增运维报告任务' },
+  'operationReportTask.edit': { en: 'Edit operation report task', cn: '编辑运维报告任务' },
+  'operationReportTask.delete': { en: 'Delete operation report task', cn: '删除运维报告任务' },
+  'operationReportTask.run': { en: 'Run operation report task', cn: '运行运维报告任务' },
   'company.rename': { en: 'Rename company', cn: '修改企业名称' },
   'company.edit': { en: 'Edit company information', cn: '编辑企业信息' },
   'company.passwordRenewal': { en: 'Set password renewal', cn: '设置定期更换密码' },
@@ -234,6 +238,11 @@ export const auditActionTitles: Record<string, { en: string; cn: string }> = {
   'device.pushParameters': { en: 'Push device parameters', cn: '下发设备参数' },
   'device.parametersApplied': { en: 'Device applied parameters', cn: '设备已应用参数' },
   'report.sensorReport': { en: 'Generate sensor report', cn: '生成传感器报告' },
+  'report.equipmentReport': { en: 'Generate equipment report', cn: '生成冷链设备报告' },
+  'openApi.createKey': { en: 'Create open API key', cn: '创建开放接口密钥' },
+  'openApi.revokeKey': { en: 'Revoke open API key', cn: '吊销开放接口密钥' },
+  'openApi.setDevices': { en: 'Set open devices of a key', cn: '设置密钥的开放设备' },
+  'statistics.export': { en: 'Export statistics', cn: '导出统计数据' },
 };
 
 /** Names of the kinds of thing an audited action changes. */

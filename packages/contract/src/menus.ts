@@ -172,6 +172,8 @@ export const MENU_TREE: MenuDefinition[] = [
     icon: 'BarChartOutlined',
     type: MenuType.Directory,
     children: [
+      // Every generated file of the company (issue 15); the directory opens on it.
+      page('dataFiles', '/dataCenter/dataFiles', 'report:view'),
       page('statistics', '/dataCenter/statistics', 'statistics:view'),
       { ...page('dataBackup', '/dataCenter/dataBackup', 'backup:view'), serviceTag: 'service:dataBackup' },
     ],
@@ -259,6 +261,7 @@ export const menuTitles: Record<string, { en: string; cn: string }> = {
   operationLog: { en: 'Operation log', cn: '操作日志' },
   auditChain: { en: 'Integrity check', cn: '完整性校验' },
   dataCenter: { en: 'Data centre', cn: '数据中心' },
+  dataFiles: { en: 'Report files', cn: '报表文件' },
   statistics: { en: 'Statistics', cn: '统计分析' },
   dataBackup: { en: 'Data report backup', cn: '数据报表备份' },
   interfaceDock: { en: 'Interface docking', cn: '接口对接' },

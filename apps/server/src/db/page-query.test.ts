@@ -103,6 +103,12 @@ describe('one statement per page', () => {
   it('still counts the list for a page past its end', async () => {
     expect(await page({ pageNum: 4, pageSize: 2 })).toMatchObject({ list: [], total: 5, pageNum: 4 });
     expect(await page({ pageNum: 9, pageSize: 1, name: 'Bravo' })).toMatchObject({ list: [], total: 3 });
+    // Far past any list: an empty page, not an integer overflow in the statement.
+    expect(await page({ pageNum: 1e12, pageSize: 200 })).toMatchObject({ list: [], total: 5 });
+    expect(await page({ pageNum: Number.MAX_SAFE_INTEGER, pageSize: 20 })).toMatchObject({
+      list: [],
+      total: 5,
+    });
   });
 
   it('counts only what the filters admit', async () => {

@@ -60,7 +60,9 @@ export interface RawPage<Raw> {
  */
 export function pageStatement(query: PageQuery, page: PageRequest): SQL {
   const where = query.where ?? sql`true`;
-  const offset = (page.pageNum - 1) * page.pageSize;
+  // A page far past any list (pageNum 1e12) is simply empty: clamped to what an int holds, so the
+  // cast below never overflows into a server error (found by the API fuzz, issue 15).
+  const offset = Math.min((page.pageNum - 1) * page.pageSize, 2_147_483_647);
   return plannedOnce(sql`select
       (select count(*) from ${query.from} where ${where})::int as total,
       coalesce((select json_agg(numbered.row order by numbered.n) from (

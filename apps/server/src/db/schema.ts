@@ -14,6 +14,8 @@ export * from '../modules/inventory/inventory.table';
 export * from '../modules/jobs/jobs.table';
 export * from '../modules/notices/notices.table';
 export * from '../modules/notify/outbox.table';
+export * from '../modules/open-api/open-api.table';
+export * from '../modules/operation-reports/operation-reports.table';
 export * from '../modules/org/org.table';
 export * from '../modules/parameters/parameter-requests.table';
 export * from '../modules/registration/codes.table';

@@ -4,13 +4,18 @@ import { alarmsLabels, alarmsMessages } from './catalogues/alarms';
 import { auditLabels, auditMessages } from './catalogues/audit';
 import { billingLabels, billingMessages } from './catalogues/billing';
 import { calibrationLabels, calibrationMessages } from './catalogues/calibration';
+import { dataCenterMessages, dataCenterRouteLabels } from './catalogues/data-center';
+import { datavRouteLabels } from './catalogues/datav';
 import { devicesLabels, devicesMessages } from './catalogues/devices';
 import { equipmentLabels, equipmentMessages, equipmentRouteLabels } from './catalogues/equipment';
+import { openApiMessages, openApiRouteLabels } from './catalogues/open-api';
+import { operationReportsLabels, operationReportsMessages } from './catalogues/operation-reports';
 import { orgLabels, orgMessages } from './catalogues/org';
 import { profileLabels, profileMessages } from './catalogues/profile';
 import { reportTasksLabels, reportTasksMessages, reportTasksRouteLabels } from './catalogues/report-tasks';
 import { reportsLabels, reportsMessages } from './catalogues/reports';
 import { signatureLabels, signatureMessages } from './catalogues/signature';
+import { statisticsLabels, statisticsMessages } from './catalogues/statistics';
 
 /**
  * Every message the server sends to a person, in English and Simplified Chinese. `{name}` is
@@ -31,6 +36,10 @@ export const messages = {
   ...equipmentMessages,
   ...reportTasksMessages,
   ...reportsMessages,
+  ...operationReportsMessages,
+  ...openApiMessages,
+  ...statisticsMessages,
+  ...dataCenterMessages,
   OK: { en: 'Success', cn: '操作成功' },
   LOGIN_EXPIRED: { en: 'Login expired, please log in again', cn: '登录已过期，请重新登录' },
   LOGIN_FAILED: { en: 'Account or password is incorrect', cn: '账号或密码错误' },
@@ -242,6 +251,8 @@ export const areaFieldLabels = {
   equipment: equipmentLabels,
   reportTasks: reportTasksLabels,
   reports: reportsLabels,
+  operationReports: operationReportsLabels,
+  statistics: statisticsLabels,
 };
 
 /** Field labels used by validation messages, so that the message names the field as a user knows it. */
@@ -269,6 +280,9 @@ export function translate(
 export const routeFieldLabels: Record<string, Record<string, Record<WireLanguage, string>>> = {
   ...equipmentRouteLabels,
   ...reportTasksRouteLabels,
+  ...datavRouteLabels,
+  ...dataCenterRouteLabels,
+  ...openApiRouteLabels,
 };
 
 export function fieldLabel(path: string, language: WireLanguage, route?: string): string {

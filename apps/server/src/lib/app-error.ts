@@ -5,6 +5,13 @@ import type { MessageKey } from '../i18n/messages';
 const msgCodeOf: Partial<Record<MessageKey, number>> = {
   LOGIN_EXPIRED: MsgCode.LoginExpired,
   PASSWORD_CHANGE_FIRST: MsgCode.PasswordChangeRequired,
+  // An open-API request whose signature does not hold: HTTP 401 with msgCode 311 (API.md "Open API").
+  OPEN_API_UNSIGNED: MsgCode.LoginExpired,
+  OPEN_API_BAD_KEY: MsgCode.LoginExpired,
+  OPEN_API_BAD_TIMESTAMP: MsgCode.LoginExpired,
+  OPEN_API_BAD_NONCE: MsgCode.LoginExpired,
+  OPEN_API_BAD_SIGNATURE: MsgCode.LoginExpired,
+  OPEN_API_NONCE_USED: MsgCode.LoginExpired,
 };
 
 /**
@@ -22,6 +29,6 @@ export class AppError extends Error {
   ) {
     super(code);
     this.name = 'AppError';
-    this.msgCode = httpStatus === 200 ? (msgCodeOf[code] ?? MsgCode.Failed) : httpStatus;
+    this.msgCode = msgCodeOf[code] ?? (httpStatus === 200 ? MsgCode.Failed : httpStatus);
   }
 }

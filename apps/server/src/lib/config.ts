@@ -59,6 +59,11 @@ const EnvSchema = z.object({
   LOGIN_RATE_LIMIT: z.coerce.number().int().positive().default(30),
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1_048_576),
   REPORT_ATTACH_MAX_BYTES: z.coerce.number().int().nonnegative().default(10_485_760),
+  SECRET_KEY: z
+    .string()
+    .min(32, { error: 'must be at least 32 characters (e.g. `openssl rand -hex 32`)' })
+    .optional(),
+  OPEN_API_RATE_PER_MINUTE: z.coerce.number().int().positive().default(600),
   MQTT_MAX_PACKET_BYTES: z.coerce.number().int().min(1024).max(268_435_455).default(1_048_576),
   DEVICE_MESSAGES_PER_MINUTE: z.coerce.number().int().positive().default(120),
   DEVICE_CONNECTS_PER_MINUTE: z.coerce.number().int().positive().default(10),
@@ -151,6 +156,14 @@ export interface Config {
   bodyLimitBytes: number;
   /** Backup files up to this size are e-mailed as attachments; larger ones as an expiring link (modules/report-tasks). */
   reportAttachMaxBytes: number;
+  /**
+   * Encrypts secrets the server must read back (open-API key secrets; lib/secret-box.ts). Unset:
+   * a random key kept in `<dataDir>/secret.key`, made at the first start. Instances sharing one
+   * database must share it.
+   */
+  secretKey?: string;
+  /** Requests per minute one open-API key may make (modules/open-api). */
+  openApiRatePerMinute: number;
   /** What one device may send and when (modules/ingest/device-limits.ts). */
   deviceLimits: DeviceLimits;
   contact: { phone: string; email: string; address: string };
@@ -231,6 +244,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginRateLimitPerMinute: e.LOGIN_RATE_LIMIT,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     reportAttachMaxBytes: e.REPORT_ATTACH_MAX_BYTES,
+    secretKey: e.SECRET_KEY,
+    openApiRatePerMinute: e.OPEN_API_RATE_PER_MINUTE,
     deviceLimits: {
       window: {
         maxAheadMs: e.DEVICE_CLOCK_AHEAD_SECONDS * 1000,

@@ -13,7 +13,13 @@ export interface TestContext {
 }
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  return { ...loadConfig({ LOG_LEVEL: 'silent', WEB_DIST: '/nonexistent' }), mqttPort: null, ...overrides };
+  return {
+    ...loadConfig({ LOG_LEVEL: 'silent', WEB_DIST: '/nonexistent' }),
+    mqttPort: null,
+    // Tests never write a key file into the data folder.
+    secretKey: 'test-secret-key-0123456789abcdef0123456789abcdef',
+    ...overrides,
+  };
 }
 
 /**

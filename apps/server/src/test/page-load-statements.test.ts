@@ -3,10 +3,26 @@ import { getAlarmDetail, pageAlarms } from '../modules/alarms/alarms.service';
 import { alarmRecords, alarmSettings } from '../modules/alarms/alarms.table';
 import { getUserPowers, listUserCompanies } from '../modules/companies/companies.service';
 import { alarmChart, companyDataInfo } from '../modules/companies/home-overview';
+import { pageFiles } from '../modules/data-center/data-center.service';
+import { screenOverview } from '../modules/datav/screen-overview';
 import { getDeviceDetail, pageDevices } from '../modules/devices/device-views';
 import { pageEquipment } from '../modules/equipment/equipment.service';
+import { pagePatrolPlans } from '../modules/equipment/equipment-patrols.service';
+import { pageTypes } from '../modules/equipment/equipment-types.service';
 import { createNotice, listNotices } from '../modules/notices/notices.service';
+import { pageKeys } from '../modules/open-api/open-api-keys.service';
+import {
+  pageOperationRuns,
+  pageOperationTasks,
+} from '../modules/operation-reports/operation-reports.service';
+import {
+  operationReportRuns,
+  operationReportTasks,
+} from '../modules/operation-reports/operation-reports.table';
 import { editableDevices, visibleDevices } from '../modules/org/access';
+import { pageRuns, pageTasks } from '../modules/report-tasks/report-tasks.service';
+import { reportRuns, reportTasks } from '../modules/report-tasks/report-tasks.table';
+import { companyStatistics } from '../modules/statistics/statistics.service';
 import { getHistoryData } from '../modules/telemetry/history.service';
 import { getUserInfo } from '../modules/users/users.service';
 import { type Auth, CALLER_CACHE_DEFAULTS, resolveAuth } from '../plugins/auth';
@@ -88,7 +104,54 @@ describe('statements per page-load call', () => {
         content: text,
       });
     }
-    const role = await buildRole(db, company.id, pharmacy.id, ['device:view', 'device:edit', 'alarm:view']);
+    const [task] = await db
+      .insert(reportTasks)
+      .values({
+        companyId: company.id,
+        ownerId: company.admin.id,
+        name: 'Nightly history',
+        type: 'history',
+        frequency: 'daily',
+        format: 'csv',
+        deviceIds: [Number(device.id)],
+        emails: ['qa@example.com'],
+        nextRunAt: new Date(Date.now() + 86_400_000),
+      })
+      .returning();
+    await db.insert(reportRuns).values({
+      companyId: company.id,
+      taskId: task!.id,
+      periodStart: new Date(Date.now() - 86_400_000),
+      periodEnd: new Date(),
+    });
+    // An operation report task of the pharmacy (its member sees it) with one run.
+    const [operationTask] = await db
+      .insert(operationReportTasks)
+      .values({
+        companyId: company.id,
+        ownerId: company.admin.id,
+        name: 'Pharmacy daily',
+        departmentId: pharmacy.id,
+        duration: 'day',
+        startDate: '2026-01-01',
+        notifierIds: [company.admin.id],
+        nextRunAt: new Date(Date.now() + 86_400_000),
+      })
+      .returning();
+    await db.insert(operationReportRuns).values({
+      companyId: company.id,
+      taskId: operationTask!.id,
+      periodStart: new Date(Date.now() - 86_400_000),
+      periodEnd: new Date(),
+    });
+    const role = await buildRole(db, company.id, pharmacy.id, [
+      'device:view',
+      'device:edit',
+      'alarm:view',
+      'backup:view',
+      'report:view',
+      'statistics:view',
+    ]);
     const member = await buildUser(db);
     await addMember(db, company.id, member.id, false, { departmentId: pharmacy.id, roleId: role.id });
     tokens.admin = await login(ctx.app, company.admin.account);
@@ -179,9 +242,62 @@ describe('statements per page-load call', () => {
           async () => getUserPowers(auth),
           (powers) => expect(powers.authTags).toContain('device:view'),
         ),
+        pageOperationTasks: await count(
+          () => pageOperationTasks(db, auth, { pageNum: 1, pageSize: 20 }),
+          (page) =>
+            expect(page.list.map((t) => [t.departmentName, t.notifierNames.length])).toEqual([
+              ['Pharmacy', 1],
+            ]),
+        ),
+        pageOperationRuns: await count(
+          () => pageOperationRuns(db, auth, { pageNum: 1, pageSize: 20 }),
+          (page) => expect(page.list.map((r) => r.taskName)).toEqual(['Pharmacy daily']),
+        ),
         pageEquipment: await count(
           () => pageEquipment(db, auth, { pageNum: 1, pageSize: 20 }),
           (page) => expect(page).toMatchObject({ list: [], total: 0 }),
+        ),
+        pageEquipmentTypes: await count(
+          () => pageTypes(db, auth, { pageNum: 1, pageSize: 20 }),
+          (page) => expect(page).toMatchObject({ list: [], total: 0 }),
+        ),
+        pagePatrolPlans: await count(
+          () => pagePatrolPlans(db, auth, { pageNum: 1, pageSize: 20 }),
+          (page) => expect(page).toMatchObject({ list: [], total: 0 }),
+        ),
+        pageOpenApiKeys: await count(
+          () => pageKeys(db, companyId, { pageNum: 1, pageSize: 20 }),
+          (page) => expect(page).toMatchObject({ list: [], total: 0 }),
+        ),
+        // The data screen's whole first paint (modules/datav): counts, departments, alarms, sensors, trend.
+        screenOverview: await count(
+          () => screenOverview(db, auth, { trendDays: 30 }, now),
+          (screen) => expect(screen).toMatchObject({ deviceCount: 4, openAlarmTotal: 4 }),
+        ),
+        // A department member sees only the backup tasks (and their runs) they own.
+        pageReportTasks: await count(
+          () => pageTasks(db, auth, { pageNum: 1, pageSize: 20 }),
+          (page) => expect(page.total).toBe(who === 'admin' ? 1 : 0),
+        ),
+        pageReportRuns: await count(
+          () => pageRuns(db, auth, { pageNum: 1, pageSize: 20 }),
+          (page) =>
+            expect(page.list.map((r) => r.taskName)).toEqual(who === 'admin' ? ['Nightly history'] : []),
+        ),
+        pageReportFiles: await count(
+          () => pageFiles(db, auth, { pageNum: 1, pageSize: 20, kind: 'backup' }),
+          (page) => expect(page).toMatchObject({ list: [], total: 0, pageSize: 20 }),
+        ),
+        // Every chart of the statistics page for a week (modules/statistics).
+        statistics: await count(
+          () =>
+            companyStatistics(
+              db,
+              auth,
+              { startTime: now - 7 * 86_400_000, endTime: now, timeZone: 'UTC' },
+              now,
+            ),
+          (figures) => expect(figures.alarms?.total).toBe(4),
         ),
       };
       expect(counts).toEqual({
@@ -198,7 +314,17 @@ describe('statements per page-load call', () => {
         homeChart: 1,
         userCompanies: 1,
         userPowers: 0,
+        pageOperationTasks: 1,
+        pageOperationRuns: 1,
         pageEquipment: 1,
+        pageEquipmentTypes: 1,
+        pagePatrolPlans: 1,
+        pageOpenApiKeys: 1,
+        screenOverview: 1,
+        pageReportTasks: 1,
+        pageReportRuns: 1,
+        pageReportFiles: 1,
+        statistics: 1,
       });
     });
   }
@@ -243,6 +369,12 @@ describe('statements per page-load call', () => {
         () => listNotices(db, companyId, auth.userId, { pageNum: 2, pageSize: 5, state: 1 }, 'cn'),
       ]),
     ).toBe(1);
+    expect(
+      await textsOf([
+        () => pageOperationRuns(db, auth, { pageNum: 1, pageSize: 20 }),
+        () => pageOperationRuns(db, auth, { pageNum: 2, pageSize: 5, taskId: '7', status: 'done' }),
+      ]),
+    ).toBe(1);
   });
 
   /**
@@ -265,6 +397,16 @@ describe('statements per page-load call', () => {
         '/api/userOrganize/indexChartForStatistics': { days: 7 },
         '/api/index/getUserCompanys': {},
         '/api/index/getUserPowers': {},
+        '/api/report/pageTasks': { pageNum: 1, pageSize: 20 },
+        '/api/report/pageRuns': { pageNum: 1, pageSize: 20 },
+        '/api/operationReport/pageTasks': { pageNum: 1, pageSize: 20 },
+        '/api/operationReport/pageRuns': { pageNum: 1, pageSize: 20 },
+        '/api/dataCenter/pageFiles': { pageNum: 1, pageSize: 20 },
+        '/api/statistics/companyStatistics': {
+          startTime: now - 7 * 86_400_000,
+          endTime: now,
+          timeZone: 'UTC',
+        },
       };
       const send = (url: string) => call(ctx.app, url, requests[url], { token: tokens[who], language: 'en' });
       // Callers loaded just after a change are answered but not kept (plugins/auth.ts, settleMs):

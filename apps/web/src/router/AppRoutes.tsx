@@ -46,12 +46,14 @@ const AddTeamPage = lazyTopScreen(() => import('../pages/org/add-team'));
 const RegisterPage = lazyTopScreen(() => import('../pages/account/RegisterPage'));
 const ForgetPage = lazyTopScreen(() => import('../pages/account/ForgetPage'));
 const UpdatePasswordPage = lazyTopScreen(() => import('../pages/account/UpdatePasswordPage'));
-const PublicComingSoonPage = lazyTopScreen(() =>
-  import('../pages/coming-soon').then((m) => ({ default: m.PublicComingSoonPage })),
+/** The data screens of spec section 2 (pages/screen): outside the layout, each with its own login check. */
+const OverviewScreen = lazyTopScreen(() =>
+  import('../pages/screen').then((m) => ({ default: m.OverviewScreen })),
 );
-
-/** Public routes of spec section 2 that later issues fill in. */
-const PUBLIC_COMING_SOON = ['screen', 'screen2'];
+const SensorWallScreen = lazyTopScreen(() =>
+  import('../pages/screen').then((m) => ({ default: m.SensorWallScreen })),
+);
+const DATA_SCREENS = ['screen', 'screen2'];
 
 /**
  * Screens outside the layout, which do not show the user: a token there may be a renewal token
@@ -66,7 +68,7 @@ const SCREENS_WITHOUT_USER = new Set([
   '/forget',
   '/updatePassword',
   '/qrConfirm',
-  ...PUBLIC_COMING_SOON.map((name) => `/${name}`),
+  ...DATA_SCREENS.map((name) => `/${name}`),
 ]);
 
 /**
@@ -128,13 +130,8 @@ export function AppRoutes() {
           <Route path="/forget" element={<ForgetPage />} />
           <Route path="/updatePassword" element={<UpdatePasswordPage />} />
           <Route path="/qrConfirm" element={<QrConfirmScreen />} />
-          {PUBLIC_COMING_SOON.map((name) => (
-            <Route
-              key={name}
-              path={`/${name}`}
-              element={<PublicComingSoonPage titleKey={`common.publicPage.${name}`} />}
-            />
-          ))}
+          <Route path="/screen" element={<OverviewScreen />} />
+          <Route path="/screen2" element={<SensorWallScreen />} />
           <Route path="/" element={<Navigate to="/home" replace />} />
           <Route element={<ConsoleScreen />}>
             <Route

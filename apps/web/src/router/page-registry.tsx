@@ -19,7 +19,11 @@ const PAGES: Record<string, ComponentType> = {
   equipmentType: lazyScreen(() => import('../pages/equipment/type')),
   equipmentDetail: lazyScreen(() => import('../pages/equipment/detail')),
   patrolInfo: lazyScreen(() => import('../pages/equipment/patrol')),
+  operationReport: lazyScreen(() => import('../pages/operation-reports')),
+  taskManage: lazyScreen(() => import('../pages/operation-reports/tasks')),
   openInterface: lazyScreen(() => import('../pages/open-interface')),
+  OpenApi: lazyScreen(() => import('../pages/open-api')),
+  OpenDevice: lazyScreen(() => import('../pages/open-api/OpenDevicePage')),
   groupingMode: lazyScreen(() => import('../pages/groups')),
   alarmInfo: lazyScreen(() => import('../pages/alarms')),
   alarmDetail: lazyScreen(() => import('../pages/alarms/detail')),
@@ -39,6 +43,10 @@ const PAGES: Record<string, ComponentType> = {
   personnelManagement: lazyScreen(() => import('../pages/org/personnel')),
   personalCenter: lazyScreen(() => import('../pages/personal-center')),
   sectorPersonnelManagement: lazyScreen(() => import('../pages/org/personnel/sector')),
+  statistics: lazyScreen(() => import('../pages/statistics')),
+  dataBackup: lazyScreen(() => import('../pages/reports/backup')),
+  // The data centre's file list: `dataCenter` is the menu directory, `dataFiles` its first page.
+  dataFiles: lazyScreen(() => import('../pages/reports/data-center')),
 };
 
 /** The screen of a menu entry, or the coming-soon page while its issue is open. */

@@ -68,8 +68,9 @@ describe('routes (spec sections 2 and 8)', () => {
   it('a permission route renders its translated title and says it is coming', async () => {
     localStorage.setItem('accessToken', 't');
     stubServer();
-    renderApp('/dataCenter/statistics');
-    expect(await screen.findByTestId('page-title')).toHaveTextContent('Statistics');
+    // Cameras are issue 19's: still a coming-soon page.
+    renderApp('/deviceManagement/camera');
+    expect(await screen.findByTestId('page-title')).toHaveTextContent('Cameras');
     expect(screen.getByText('This page is coming soon.')).toBeInTheDocument();
   });
 
@@ -140,11 +141,11 @@ describe('routes (spec sections 2 and 8)', () => {
     expect(await screen.findAllByText('Login expired, please log in again')).toHaveLength(1);
   });
 
-  it('public pages without a screen yet say so honestly', async () => {
+  it('the data screens are outside the layout and ask for a login first (pages/screen)', async () => {
     stubServer();
-    renderApp('/screen');
-    expect(await screen.findByTestId('page-title')).toHaveTextContent('Data screen');
-    expect(screen.getByText('This page is coming soon.')).toBeInTheDocument();
+    renderApp('/screen2');
+    await screen.findByTestId('login-submit');
+    expect(currentLocation.path).toBe(`/login?redirect=${encodeURIComponent('/screen2')}`);
     expect(screen.queryByTestId('sidebar')).toBeNull();
   });
 

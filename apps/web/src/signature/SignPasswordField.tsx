@@ -21,11 +21,13 @@ export function useCanExport(): boolean {
  * The one signature-password field of every signed action (alarm resolve, exports, patrol),
  * named `signPassword` in the form it sits in. Drawn only while audit signature is on; the form
  * then sends it and the server checks it, counts wrong ones and writes the signature's meaning
- * to the trail. Use `signedBody` to add it to a request.
+ * to the trail. Use `signedBody` to add it to a request. `signing` draws it even while audit
+ * signature is off, for actions that are themselves a signature (a signed report).
  */
-export function SignPasswordField({ testId }: { testId: string }) {
+export function SignPasswordField({ testId, signing = false }: { testId: string; signing?: boolean }) {
   const { t } = useTranslation();
-  if (!useSignCheck()) return null;
+  const signCheck = useSignCheck();
+  if (!signCheck && !signing) return null;
   return (
     <Form.Item
       name="signPassword"

@@ -18,6 +18,14 @@ export const reportsMessages = {
     en: '{field} must be the 64 hexadecimal digits printed on the report',
     cn: '{field}必须为报告上打印的 64 位十六进制字符',
   },
+  REPORT_EQUIPMENT_NO_SENSORS: {
+    en: 'This equipment has no sensor you may see; bind a sensor of a monitor to it first',
+    cn: '该冷链设备没有您可查看的传感器，请先为其关联监测设备的传感器',
+  },
+  REPORT_EQUIPMENT_TOO_MANY_SENSORS: {
+    en: 'This equipment has more than 40 sensors; create a report per sensor instead',
+    cn: '该冷链设备的传感器超过 40 个，请按传感器分别生成报告',
+  },
 } satisfies Catalogue;
 
 export const reportsLabels = {
@@ -81,6 +89,17 @@ export const reportTexts = {
     signedAt: { en: 'Date and time', cn: '签名时间' },
     meaning: { en: 'Meaning', cn: '签名含义' },
     unsigned: { en: 'This report is not signed.', cn: '本报告未签名。' },
+  },
+  equipment: {
+    title: { en: 'Equipment data report', cn: '冷链设备数据报告' },
+    equipment: { en: 'Equipment', cn: '冷链设备' },
+    serial: { en: 'Equipment number', cn: '设备编号' },
+    type: { en: 'Equipment type', cn: '设备类型' },
+    sensors: { en: 'Sensors in this report', cn: '本报告包含的传感器' },
+    hiddenSensors: {
+      en: '{n} more sensor(s) of this equipment are on monitors you may not see and are not in this report.',
+      cn: '该设备另有 {n} 个传感器位于您无权查看的监测设备上，未包含在本报告中。',
+    },
   },
   meanings: {
     reviewed: { en: 'Reviewed', cn: '已审核' },

@@ -10,7 +10,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ok } from '../../lib/envelope';
 import { actorOf, requireCompany, requirePermission } from '../../plugins/auth';
-import { contentDisposition } from '../audit/export-file';
+import { sendDownload } from '../audit/export-file';
 import { visibleDevices } from '../org/access';
 import { exportAlarms } from './alarm-export';
 import {
@@ -91,11 +91,7 @@ export const alarmRoutes: FastifyPluginAsyncZod = async (app) => {
         request.body,
         request.language,
       );
-      return reply
-        .header('Content-Type', file.contentType)
-        .header('Content-Disposition', contentDisposition(file.filename))
-        .header('Cache-Control', 'no-store')
-        .send(file.body);
+      return sendDownload(reply, file);
     },
   );
 };

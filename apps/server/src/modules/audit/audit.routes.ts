@@ -4,7 +4,7 @@ import {
   PageLoginLogRequest,
   PageOperationLogRequest,
 } from '@coldchain/contract';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ok } from '../../lib/envelope';
 import { actorOf, requireCompany, requirePermission } from '../../plugins/auth';
@@ -12,17 +12,8 @@ import { recordExportPdf } from '../reports/report-files.service';
 import { authorizeExport, type Signature, signerOf } from '../signature/signature.service';
 import { pageOperationLog, recordAudit, verifyAuditChain } from './audit.service';
 import { exportLoginLog, exportOperationLog } from './audit-exports';
-import { contentDisposition, type ExportFile } from './export-file';
+import { type ExportFile, sendDownload } from './export-file';
 import { pageLoginLog } from './login-log.service';
-
-/** An export is the raw file, not an envelope (docs/API.md); errors still come as envelopes. */
-function sendFile(reply: FastifyReply, file: ExportFile) {
-  return reply
-    .header('Content-Type', file.contentType)
-    .header('Content-Disposition', contentDisposition(file.filename))
-    .header('Cache-Control', 'no-store')
-    .send(file.body);
-}
 
 /**
  * Two views of the login log: the plain calls show one's own attempts (every user, no right
@@ -78,7 +69,7 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
     { ...canExport, schema: { body: ExportOperationLogRequest } },
     async (request, reply) => {
       const signature = await authorizeExport(app.db, signerOf(request), request.body.signPassword);
-      return sendFile(
+      return sendDownload(
         reply,
         await auditExport(
           request,
@@ -108,7 +99,7 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       // One's own history is not company data (not audited), but it is an export all the same.
       await authorizeExport(app.db, signerOf(request), request.body.signPassword);
-      return sendFile(
+      return sendDownload(
         reply,
         await exportLoginLog(app.db, { userId: request.auth.userId }, request.body, request.language),
       );
@@ -135,7 +126,7 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
     { ...canExport, schema: { body: ExportLoginLogRequest } },
     async (request, reply) => {
       const signature = await authorizeExport(app.db, signerOf(request), request.body.signPassword);
-      return sendFile(
+      return sendDownload(
         reply,
         await auditExport(
           request,

@@ -41,9 +41,15 @@ export const AUDITED_CALLS: Record<string, AuditCoverage> = {
   },
   '/api/equipment/savePatrolPlan': { actions: ['patrolPlan.save'] },
   '/api/equipment/deletePatrolPlan': { actions: ['patrolPlan.delete'] },
+  // Open API keys
+  '/api/openApi/createKey': { actions: ['openApi.createKey'] },
+  '/api/openApi/revokeKey': { actions: ['openApi.revokeKey'] },
+  '/api/openApi/setDevices': { actions: ['openApi.setDevices'] },
   // Data report backup tasks
   '/api/report/saveTask': { actions: ['reportTask.add', 'reportTask.edit'] },
   '/api/report/deleteTask': { actions: ['reportTask.delete'] },
+  '/api/operationReport/saveTask': { actions: ['operationReportTask.add', 'operationReportTask.edit'] },
+  '/api/operationReport/deleteTask': { actions: ['operationReportTask.delete'] },
   '/api/group/addGroup': { actions: ['group.add'] },
   '/api/group/editGroup': { actions: ['group.edit'] },
   '/api/group/moveGroup': { actions: ['group.move'] },
@@ -92,6 +98,7 @@ export const AUDITED_CALLS: Record<string, AuditCoverage> = {
   '/api/audit/exportOperationLog': { actions: ['audit.exportOperationLog'] },
   '/api/userLoginLog/auditExportUserLog': { actions: ['audit.exportLoginLog'] },
   '/api/device/exportData': { actions: ['device.exportData'] },
+  '/api/statistics/exportStatistics': { actions: ['statistics.export'] },
   '/api/device/monitoringDevicePay': { actions: ['order.renewal'] },
   '/api/device/monitoringDeviceRecovery': { actions: ['order.recovery'] },
   '/api/order/cancelOrder': { actions: ['order.cancel'] },

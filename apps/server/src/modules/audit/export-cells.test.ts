@@ -168,10 +168,18 @@ describe('every export writes hostile text as text', () => {
       body: ({ equipmentId }) => ({ equipmentId, timeZone: 'UTC' }),
       carries: [HOSTILE.user],
     },
+    '/api/statistics/exportStatistics': {
+      body: () => ({ ...period, chart: 'availability', timeZone: 'UTC' }),
+      carries: [HOSTILE.device],
+    },
   };
 
-  /** Calls that hand back a file already written by one of the exports above (a backup run's file). */
-  const STORED_FILES = new Set(['/api/report/downloadRun']);
+  /** Calls that hand back a file made earlier and kept: a backup run's (written by the exports above), a report's PDF. */
+  const STORED_FILES = new Set([
+    '/api/report/downloadRun',
+    '/api/dataCenter/downloadFile',
+    '/api/operationReport/downloadRun',
+  ]);
 
   /** Calls whose names speak of exports but that answer an envelope, not a file. */
   const NOT_FILES = new Set(['/api/personnel/setExportExcel']);

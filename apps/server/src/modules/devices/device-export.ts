@@ -3,7 +3,7 @@ import { asc, inArray, type SQL, sql } from 'drizzle-orm';
 import { type Db, queryRows } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import { type Actor, recordAudit } from '../audit/audit.service';
-import { buildExportFile, type ExportColumn } from '../audit/export-file';
+import { buildExportFile, type ExportColumn, type ExportFile } from '../audit/export-file';
 import { recordExportPdf } from '../reports/report-files.service';
 import { hiddenRanges } from '../service-periods/hidden-ranges';
 import { inRanges } from '../service-periods/time-ranges';
@@ -38,12 +38,6 @@ interface ExportLine {
   time: string;
   value: number;
   unit: string;
-}
-
-export interface ExportFile {
-  fileName: string;
-  contentType: string;
-  body: Buffer;
 }
 
 /** `2026-05-01 08:00:00` in `timeZone` (spec section 9: year-month-day hour:minute:second). */
@@ -137,7 +131,6 @@ export async function exportDeviceData(
     value: c.value,
   }));
   const built = await buildExportFile(input.format, SHEET_NAME[language], columns, lines, baseName, language);
-  const file: ExportFile = { fileName: built.filename, contentType: built.contentType, body: built.body };
   await db.transaction(async (tx) => {
     await recordAudit(tx, actor, {
       action: 'device.exportData',
@@ -155,5 +148,5 @@ export async function exportDeviceData(
     // A PDF's printed fingerprint can be checked later (verifyReport).
     await recordExportPdf(tx, actor, 'device.exportData', built);
   });
-  return file;
+  return built;
 }

@@ -345,7 +345,7 @@ describe('data export', () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toContain('text/csv');
     expect(response.headers['content-disposition']).toBe(
-      'attachment; filename="device-data-20260101-20260102.csv"',
+      'attachment; filename="device-data-20260101-20260102.csv"; filename*=UTF-8\'\'device-data-20260101-20260102.csv',
     );
     const text = response.body;
     expect(text.charCodeAt(0)).toBe(0xfeff);

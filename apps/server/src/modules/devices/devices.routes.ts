@@ -15,6 +15,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ok } from '../../lib/envelope';
 import { idFromWire, idToWire } from '../../lib/ids';
 import { type Auth, actorOf, requirePermission } from '../../plugins/auth';
+import { sendDownload } from '../audit/export-file';
 import { assertGroupFitsDevice } from '../groups/groups.service';
 import { assertDepartmentInScope, editableDevices, visibleDevices } from '../org/access';
 import { authorizeExport, signerOf } from '../signature/signature.service';
@@ -179,10 +180,7 @@ export const deviceRoutes: FastifyPluginAsyncZod<{ mktActivationEnergyKj: number
         request.language,
         signature,
       );
-      return reply
-        .header('Content-Type', file.contentType)
-        .header('Content-Disposition', `attachment; filename="${file.fileName}"`)
-        .send(file.body);
+      return sendDownload(reply, file);
     },
   );
 };

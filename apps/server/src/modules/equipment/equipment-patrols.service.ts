@@ -8,8 +8,10 @@ import {
   type PatrolRound,
   type SavePatrolPlanRequest,
 } from '@coldchain/contract';
-import { and, count, desc, eq, inArray, isNotNull, or, type SQL, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, or, type SQL, sql } from 'drizzle-orm';
 import type { Db, Queryable } from '../../db/client';
+import { decodeJsonRow, jsonRowOf } from '../../db/json-rows';
+import { pageOf } from '../../db/page-query';
 import { AppError } from '../../lib/app-error';
 import { idFromWire, idToWire } from '../../lib/ids';
 import type { Auth } from '../../plugins/auth';
@@ -187,6 +189,40 @@ async function roundsOf(
   });
 }
 
+/**
+ * A list row as one JSON value (db/page-query.ts): the plan, its target's name, its last patrol
+ * and the first record of its current round. The records matched are `planRecords`' in SQL; the
+ * current round is `currentIndex` in SQL, from the same `now` (epoch ms, one parameter).
+ */
+function planListRow(nowMs: SQL): SQL {
+  const matches = sql`r.kind = 'patrol' and (
+      r.equipment_id = ${patrolPlans.equipmentId}
+      or r.equipment_id in (select g.id from ${equipment} g where g.group_id = ${patrolPlans.groupId})
+      or r.plan_id = ${patrolPlans.id})`;
+  const widthMs = sql`(${patrolPlans.intervalMinutes} * 60000::numeric)`;
+  const startMs = sql`(extract(epoch from ${patrolPlans.startTime}) * 1000)`;
+  const index = sql`greatest(0, floor((${nowMs}::numeric - ${startMs}) / ${widthMs}))`;
+  const roundStart = sql`(${patrolPlans.startTime} + make_interval(mins => (${index} * ${patrolPlans.intervalMinutes})::int))`;
+  const roundEnd = sql`(${roundStart} + make_interval(mins => ${patrolPlans.intervalMinutes}))`;
+  return sql`json_build_object(
+    'p', ${jsonRowOf(patrolPlans, 'patrol_plans')},
+    'equipmentName', (select e.name from ${equipment} e where e.id = ${patrolPlans.equipmentId}),
+    'groupName', (select g.name from ${deviceGroups} g where g.id = ${patrolPlans.groupId}),
+    'lastPatrolTime', (select (extract(epoch from max(r.time)) * 1000)::float8 from ${equipmentRecords} r where ${matches}),
+    'roundRecordId', (select r.id from ${equipmentRecords} r
+      where ${matches} and r.time >= ${roundStart} and r.time < ${roundEnd}
+      order by r.time, r.id limit 1))`;
+}
+
+interface RawPlanRow {
+  p: Record<string, unknown>;
+  equipmentName: string | null;
+  groupName: string | null;
+  lastPatrolTime: number | null;
+  roundRecordId: number | string | null;
+}
+
+/** `/api/equipment/pagePatrolPlans`: one statement (plus the equipment's check when filtered by it). */
 export async function pagePatrolPlans(
   db: Db,
   auth: Auth,
@@ -202,39 +238,39 @@ export async function pagePatrolPlans(
       target.groupId === null ? undefined : eq(patrolPlans.groupId, target.groupId),
     );
   }
-  const where = and(planInScope(db, auth), filter);
-  const [total] = await db.select({ n: count() }).from(patrolPlans).where(where);
-  const rows = await db
-    .select({ plan: patrolPlans, equipmentName: equipment.name, groupName: deviceGroups.name })
-    .from(patrolPlans)
-    .leftJoin(equipment, eq(equipment.id, patrolPlans.equipmentId))
-    .leftJoin(deviceGroups, eq(deviceGroups.id, patrolPlans.groupId))
-    .where(where)
-    .orderBy(desc(patrolPlans.createdAt), desc(patrolPlans.id))
-    .limit(query.pageSize)
-    .offset((query.pageNum - 1) * query.pageSize);
-  const list: PatrolPlanView[] = [];
-  for (const { plan, equipmentName, groupName } of rows) {
-    const [last] = await db
-      .select({ time: sql<Date | string | null>`max(${equipmentRecords.time})` })
-      .from(equipmentRecords)
-      .where(planRecords(plan));
-    const [currentRound] = await roundsOf(db, plan, [currentIndex(plan, now)], now);
-    list.push({
-      id: idToWire(plan.id),
-      name: plan.name,
-      equipmentId: plan.equipmentId === null ? null : idToWire(plan.equipmentId),
-      equipmentName: equipmentName ?? '',
-      groupId: plan.groupId === null ? null : idToWire(plan.groupId),
-      groupName: groupName ?? '',
-      intervalHours: plan.intervalMinutes / 60,
-      startTime: plan.startTime.getTime(),
-      enabled: plan.enabled,
-      lastPatrolTime: last?.time ? new Date(last.time).getTime() : null,
-      currentRound: currentRound!,
-    });
-  }
-  return { list, total: Number(total?.n ?? 0), pageNum: query.pageNum, pageSize: query.pageSize };
+  return pageOf(
+    db,
+    {
+      row: planListRow(sql`${now}::float8`),
+      from: patrolPlans,
+      where: and(planInScope(db, auth), filter),
+      orderBy: sql`${patrolPlans.createdAt} desc, ${patrolPlans.id} desc`,
+    },
+    query,
+    (raw: RawPlanRow): PatrolPlanView => {
+      const plan = decodeJsonRow(patrolPlans, raw.p);
+      const [startTime, endTime] = roundBounds(plan, currentIndex(plan, now));
+      const recordId = raw.roundRecordId === null ? null : Number(raw.roundRecordId);
+      return {
+        id: idToWire(plan.id),
+        name: plan.name,
+        equipmentId: plan.equipmentId === null ? null : idToWire(plan.equipmentId),
+        equipmentName: raw.equipmentName ?? '',
+        groupId: plan.groupId === null ? null : idToWire(plan.groupId),
+        groupName: raw.groupName ?? '',
+        intervalHours: plan.intervalMinutes / 60,
+        startTime: plan.startTime.getTime(),
+        enabled: plan.enabled,
+        lastPatrolTime: raw.lastPatrolTime === null ? null : Math.round(raw.lastPatrolTime),
+        currentRound: {
+          startTime,
+          endTime,
+          state: recordId !== null ? 'done' : endTime <= now ? 'missed' : 'due',
+          recordId: recordId === null ? null : idToWire(recordId),
+        },
+      };
+    },
+  );
 }
 
 /** The plan's rounds newest first, the current one included, at most the last `PATROL_ROUNDS_MAX`. */

@@ -118,8 +118,14 @@ describe('patrol plans', () => {
     expect(told[0]?.userId).toBe(company.admin.id);
 
     // A patrol in the round (any patrol of the equipment counts) makes it done: no reminder.
-    await patrol(now - HOUR);
+    const late = await patrol(now - HOUR);
     expect(await mine(now + 5 * HOUR)).toEqual([]);
+    // The list says so too: the current round is done by that record, the last patrol is it.
+    const listed = await post<Page<PatrolPlanView>>('/api/equipment/pagePatrolPlans', { equipmentId });
+    expect(listed.body.data.list[0]).toMatchObject({
+      lastPatrolTime: now - HOUR,
+      currentRound: { state: 'done', startTime: now - 4 * HOUR, recordId: late.body.data.id },
+    });
     // A disabled plan is not reminded.
     await post('/api/equipment/savePatrolPlan', {
       id: planId,

@@ -5,8 +5,10 @@ import type {
   SaveEquipmentTypeRequest,
   WireLanguage,
 } from '@coldchain/contract';
-import { and, asc, count, eq, ilike, or, sql } from 'drizzle-orm';
+import { and, count, eq, ilike, sql } from 'drizzle-orm';
 import type { Db, Queryable } from '../../db/client';
+import { decodeJsonRow, jsonRowOf } from '../../db/json-rows';
+import { pageOf, whenGiven } from '../../db/page-query';
 import { AppError } from '../../lib/app-error';
 import { idFromWire, idToWire } from '../../lib/ids';
 import type { Auth } from '../../plugins/auth';
@@ -104,6 +106,10 @@ export async function saveType(
 
 const equipmentCount = sql<number>`(SELECT count(*) FROM ${equipment} e WHERE e.type_id = ${equipmentTypes.id})`;
 
+/** A list row as one JSON value: the type and how many equipment use it. */
+const typeRow = sql`json_build_object('t', ${jsonRowOf(equipmentTypes, 'equipment_types')}, 'n', ${equipmentCount})`;
+
+/** `/api/equipmentType/pageTypes`: one statement (db/page-query.ts), by code. */
 export async function pageTypes(
   db: Db,
   auth: Auth,
@@ -112,22 +118,19 @@ export async function pageTypes(
   const keyword = query.keyword ? `%${query.keyword.replace(/[\\%_]/g, '\\$&')}%` : null;
   const where = and(
     eq(equipmentTypes.companyId, auth.companyId ?? -1),
-    keyword ? or(ilike(equipmentTypes.name, keyword), ilike(equipmentTypes.code, keyword)) : undefined,
+    whenGiven(
+      keyword,
+      'text',
+      (k) => sql`(${ilike(equipmentTypes.name, k)} or ${ilike(equipmentTypes.code, k)})`,
+    ),
   );
-  const [total] = await db.select({ n: count() }).from(equipmentTypes).where(where);
-  const rows = await db
-    .select({ type: equipmentTypes, n: equipmentCount })
-    .from(equipmentTypes)
-    .where(where)
-    .orderBy(asc(equipmentTypes.code))
-    .limit(query.pageSize)
-    .offset((query.pageNum - 1) * query.pageSize);
-  return {
-    list: rows.map((r) => presentType(r.type, Number(r.n))),
-    total: Number(total?.n ?? 0),
-    pageNum: query.pageNum,
-    pageSize: query.pageSize,
-  };
+  return pageOf(
+    db,
+    { row: typeRow, from: equipmentTypes, where, orderBy: sql`${equipmentTypes.code}, ${equipmentTypes.id}` },
+    query,
+    (raw: { t: Record<string, unknown>; n: number | string }) =>
+      presentType(decodeJsonRow(equipmentTypes, raw.t), Number(raw.n)),
+  );
 }
 
 export async function typeDetail(db: Db, auth: Auth, wireId: string): Promise<EquipmentTypeView> {

@@ -14,11 +14,10 @@ import {
   SaveEquipmentTypeRequest,
   SavePatrolPlanRequest,
 } from '@coldchain/contract';
-import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ok } from '../../lib/envelope';
 import { actorOf, requirePermission } from '../../plugins/auth';
-import { contentDisposition, type ExportFile } from '../audit/export-file';
+import { sendDownload } from '../audit/export-file';
 import { signerOf } from '../signature/signature.service';
 import { DEFAULT_ACTIVATION_ENERGY_KJ } from '../telemetry/mkt';
 import { equipmentDetail, pageEquipment, saveEquipment, sensorOptions } from './equipment.service';
@@ -122,7 +121,7 @@ export const equipmentRoutes: FastifyPluginAsyncZod<{
     '/api/equipment/exportEquipment',
     { ...canView, schema: { body: ExportEquipmentRequest } },
     async (request, reply) =>
-      sendFile(
+      sendDownload(
         reply,
         await exportEquipment(
           app.db,
@@ -138,7 +137,7 @@ export const equipmentRoutes: FastifyPluginAsyncZod<{
     '/api/equipment/exportRecords',
     { ...canView, schema: { body: ExportEquipmentRecordsRequest } },
     async (request, reply) =>
-      sendFile(
+      sendDownload(
         reply,
         await exportRecords(
           app.db,
@@ -175,11 +174,3 @@ export const equipmentRoutes: FastifyPluginAsyncZod<{
     async (request) => ok(await pagePatrolRounds(app.db, request.auth, request.body)),
   );
 };
-
-function sendFile(reply: FastifyReply, file: ExportFile) {
-  return reply
-    .header('Content-Type', file.contentType)
-    .header('Content-Disposition', contentDisposition(file.filename))
-    .header('Cache-Control', 'no-store')
-    .send(file.body);
-}

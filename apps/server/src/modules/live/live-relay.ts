@@ -1,16 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import pg from 'pg';
 import type { Database, Db } from '../../db/client';
+import { PgListener } from '../../db/pg-listener';
 import type { LiveHub, LiveMessage, LiveRelay, LiveTarget } from './live-hub';
 
 /** The NOTIFY channel; notifications stay inside one database, so instances of one platform share it. */
 export const LIVE_CHANNEL = 'coldchain_live';
 /** PostgreSQL refuses NOTIFY payloads of 8000 bytes or more. */
 const NOTIFY_LIMIT_BYTES = 7_900;
-const RETRY_MIN_MS = 500;
-const RETRY_MAX_MS = 30_000;
 
 /** What travels in a notification: the origin instance, the message, and its users or its device. */
 interface Envelope {
@@ -36,26 +33,31 @@ export interface PgLiveRelayOptions {
 /**
  * Live fan-out between server instances on one PostgreSQL database (ARCHITECTURE.md): a published
  * message is pushed by its origin to its own sockets and sent with `pg_notify`; every other
- * instance receives it on a dedicated LISTEN connection and pushes it to its own sockets. The
- * LISTEN connection reconnects with backoff after an error; messages published while it is down
+ * instance receives it on a dedicated LISTEN connection (db/pg-listener.ts) and pushes it to its
+ * own sockets. The LISTEN connection reconnects with backoff after an error; messages published while it is down
  * are not replayed (live pushes are a convenience, the alarm list and the outbox are the record).
  */
 export class PgLiveRelay implements LiveRelay {
   readonly instanceId = randomUUID();
-  private client: pg.Client | null = null;
-  private closed = false;
-  private retryMs = RETRY_MIN_MS;
-  private retryTimer: NodeJS.Timeout | null = null;
+  private readonly listener: PgListener;
 
-  constructor(private readonly options: PgLiveRelayOptions) {}
+  constructor(private readonly options: PgLiveRelayOptions) {
+    this.listener = new PgListener({
+      url: options.url,
+      channel: LIVE_CHANNEL,
+      name: 'live relay',
+      log: options.log,
+      onPayload: (payload) => void this.receive(payload),
+    });
+  }
 
   /** Connects and listens; a failure here fails the boot (the database was reachable a moment ago). */
-  async start(): Promise<void> {
-    await this.connect();
+  start(): Promise<void> {
+    return this.listener.start();
   }
 
   async send(target: LiveTarget, message: LiveMessage): Promise<void> {
-    if (this.closed) return;
+    if (this.listener.isClosed) return;
     const payload = encode(this.instanceId, target, message);
     if (payload === null) {
       this.options.log.warn(
@@ -65,66 +67,14 @@ export class PgLiveRelay implements LiveRelay {
       return;
     }
     try {
-      await this.options.db.execute(sql`select pg_notify(${LIVE_CHANNEL}, ${payload})`);
+      await this.listener.notify(this.options.db, payload);
     } catch (err) {
       this.options.log.warn({ err }, 'live relay: NOTIFY failed, other instances miss this message');
     }
   }
 
-  async close(): Promise<void> {
-    this.closed = true;
-    if (this.retryTimer) clearTimeout(this.retryTimer);
-    this.retryTimer = null;
-    const client = this.client;
-    this.client = null;
-    await client?.end().catch(() => {});
-  }
-
-  private async connect(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.options.url });
-    client.on('notification', (n) => {
-      if (n.channel === LIVE_CHANNEL && n.payload) void this.receive(n.payload);
-    });
-    client.on('error', (err) => this.lost(client, err));
-    client.on('end', () => this.lost(client));
-    try {
-      await client.connect();
-      await client.query(`listen ${LIVE_CHANNEL}`);
-    } catch (err) {
-      await client.end().catch(() => {});
-      throw err;
-    }
-    if (this.closed) {
-      await client.end().catch(() => {});
-      return;
-    }
-    this.client = client;
-    this.retryMs = RETRY_MIN_MS;
-  }
-
-  /** The LISTEN connection broke: drop it and reconnect (once per broken connection). */
-  private lost(client: pg.Client, err?: Error) {
-    if (this.closed || this.client !== client) return;
-    this.client = null;
-    this.options.log.warn({ err }, 'live relay: LISTEN connection lost, reconnecting');
-    void client.end().catch(() => {});
-    this.scheduleReconnect();
-  }
-
-  private scheduleReconnect() {
-    if (this.closed || this.retryTimer) return;
-    this.retryTimer = setTimeout(async () => {
-      this.retryTimer = null;
-      try {
-        await this.connect();
-        this.options.log.info('live relay: listening again');
-      } catch (err) {
-        this.options.log.warn({ err }, 'live relay: reconnect failed');
-        this.retryMs = Math.min(RETRY_MAX_MS, this.retryMs * 2);
-        this.scheduleReconnect();
-      }
-    }, this.retryMs);
-    this.retryTimer.unref();
+  close(): Promise<void> {
+    return this.listener.close();
   }
 
   private async receive(payload: string) {

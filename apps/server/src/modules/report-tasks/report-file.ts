@@ -79,7 +79,12 @@ export async function buildReportFile(
   if (task.type === 'history') {
     const input = ExportDataRequest.parse({ ...common, deviceIds: task.deviceIds.map(String) });
     const file = await exportDeviceData(db, actor, visibleDevices(auth), input, language);
-    return { ...file, fingerprint: (file as { fingerprint?: string }).fingerprint };
+    return {
+      fileName: file.filename,
+      contentType: file.contentType,
+      body: file.body,
+      fingerprint: file.fingerprint,
+    };
   }
   if (task.type === 'alarm') {
     const scope = task.deviceIds.length

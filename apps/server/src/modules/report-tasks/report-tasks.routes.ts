@@ -6,15 +6,14 @@ import {
   SaveReportTaskRequest,
 } from '@coldchain/contract';
 import { and, eq } from 'drizzle-orm';
-import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { AppError } from '../../lib/app-error';
 import { ok } from '../../lib/envelope';
 import { idFromWire } from '../../lib/ids';
 import { actorOf, requireCompany, requirePermission } from '../../plugins/auth';
-import { contentDisposition } from '../audit/export-file';
+import { sendDownload } from '../audit/export-file';
 import type { JobQueue } from '../jobs/job-queue';
-import { linkValid, parseLinkToken, REPORT_LINK_PATH } from './report-link';
+import { runLinkRoute } from '../scheduled-reports/run-link.routes';
+import { REPORT_LINK_PATH } from './report-run';
 import {
   deleteTask,
   pageRuns,
@@ -25,15 +24,6 @@ import {
   visibleTasks,
 } from './report-tasks.service';
 import { reportRuns } from './report-tasks.table';
-
-function sendFile(reply: FastifyReply, file: { body: Buffer; fileName: string; contentType: string }) {
-  return reply
-    .header('Content-Type', file.contentType)
-    .header('Content-Disposition', contentDisposition(file.fileName))
-    .header('X-Content-Type-Options', 'nosniff')
-    .header('Cache-Control', 'no-store')
-    .send(file.body);
-}
 
 /**
  * Data report backup tasks (API.md "Reports"). Listing runs and downloading needs `backup:view`;
@@ -82,26 +72,15 @@ export const reportTaskRoutes: FastifyPluginAsyncZod<{ queue: JobQueue; uploadDi
     async (request, reply) => {
       requireCompany(request.auth);
       const where = and(eq(reportRuns.id, idFromWire(request.body.id)!), visibleTasks(request.auth))!;
-      return sendFile(reply, await runFile(app.db, uploadDir, where));
+      return sendDownload(reply, await runFile(app.db, uploadDir, where));
     },
   );
 
-  /**
-   * The link of a backup e-mail too large to attach: no login, the signed token is the right to
-   * this one file until it expires (report-link.ts). Anything wrong is a plain 404.
-   */
-  app.get<{ Params: { token: string } }>(`${REPORT_LINK_PATH}/:token`, async (request, reply) => {
-    const token = parseLinkToken(request.params.token);
-    if (!token) throw new AppError('NOT_FOUND', {}, 404);
-    const [run] = await app.db
-      .select({ linkKey: reportRuns.linkKey })
-      .from(reportRuns)
-      .where(eq(reportRuns.id, token.runId));
-    if (
-      !run?.linkKey ||
-      !linkValid(run.linkKey, token.runId, token.expires, token.sig, queue.now().getTime())
-    )
-      throw new AppError('NOT_FOUND', {}, 404);
-    return sendFile(reply, await runFile(app.db, uploadDir, eq(reportRuns.id, token.runId)));
+  /** The link of a backup e-mail too large to attach (scheduled-reports/run-link.routes.ts). */
+  await app.register(runLinkRoute, {
+    path: REPORT_LINK_PATH,
+    runs: reportRuns,
+    queue,
+    file: (runId) => runFile(app.db, uploadDir, eq(reportRuns.id, runId)),
   });
 };

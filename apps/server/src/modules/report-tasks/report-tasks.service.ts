@@ -1,4 +1,5 @@
 import type {
+  Page,
   PageReportRunsRequest,
   PageReportTasksRequest,
   ReportRunView,
@@ -7,22 +8,28 @@ import type {
   SaveReportTaskRequest,
   WireLanguage,
 } from '@coldchain/contract';
-import { and, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
+import { and, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { decodeJsonRow, jsonRowOf } from '../../db/json-rows';
+import { pageOf, whenGiven } from '../../db/page-query';
 import { AppError } from '../../lib/app-error';
 import { idFromWire, idToWire } from '../../lib/ids';
 import type { Auth } from '../../plugins/auth';
-import { type Actor, recordAudit } from '../audit/audit.service';
+import type { Actor } from '../audit/audit.service';
+import type { Download } from '../audit/export-file';
 import { devices } from '../devices/devices.table';
 import { equipment } from '../equipment/equipment.table';
 import type { JobQueue } from '../jobs/job-queue';
 import { membersAmong, visibleDevices } from '../org/access';
+import { taskWrites } from '../scheduled-reports/task-writes';
 import { enqueueRun, scheduleOccurrence } from './report-run';
 import { readReportFile } from './report-store';
 import { type ReportTaskRow, reportRuns, reportTasks } from './report-tasks.table';
 import { nextRunAfter, periodEndedAt } from './schedule';
 
 const ids = (wire: string[]) => wire.map((id) => idFromWire(id)!);
+
+const TASK_ROW = jsonRowOf(reportTasks, 'report_tasks');
 
 function presentTask(t: ReportTaskRow): ReportTaskView {
   return {
@@ -40,6 +47,21 @@ function presentTask(t: ReportTaskRow): ReportTaskView {
     createTime: t.createdAt.getTime(),
   };
 }
+
+const writes = taskWrites({
+  tasks: reportTasks,
+  runs: reportRuns,
+  audit: {
+    targetType: 'reportTask',
+    add: 'reportTask.add',
+    edit: 'reportTask.edit',
+    delete: 'reportTask.delete',
+    run: 'reportTask.run',
+  },
+  present: presentTask,
+  scheduleOccurrence,
+  enqueueRun,
+});
 
 /**
  * Tasks the caller may see: all of the company for members who see the whole company, else only
@@ -118,22 +140,7 @@ export async function saveTask(
     language,
     nextRunAt,
   };
-  const id = await db.transaction(async (tx) => {
-    const [row] = before
-      ? await tx.update(reportTasks).set(fields).where(eq(reportTasks.id, before.id)).returning()
-      : await tx.insert(reportTasks).values(fields).returning();
-    await scheduleOccurrence(tx, row!.id, nextRunAt.getTime());
-    await recordAudit(tx, actor, {
-      action: before ? 'reportTask.edit' : 'reportTask.add',
-      targetType: 'reportTask',
-      targetId: row!.id,
-      before: before ? presentTask(before) : undefined,
-      after: presentTask(row!),
-    });
-    return row!.id;
-  });
-  queue.wake();
-  return { id: idToWire(id) };
+  return writes.save(db, queue, actor, before, fields);
 }
 
 /**
@@ -141,29 +148,26 @@ export async function saveTask(
  * files stay among the company's generated files (data centre), like any other export.
  */
 export async function deleteTask(db: Db, auth: Auth, actor: Actor, wireId: string) {
-  const task = await taskOf(db, auth, wireId);
-  await db.transaction(async (tx) => {
-    await tx.delete(reportTasks).where(eq(reportTasks.id, task.id));
-    await recordAudit(tx, actor, {
-      action: 'reportTask.delete',
-      targetType: 'reportTask',
-      targetId: task.id,
-      before: presentTask(task),
-    });
-  });
+  await writes.remove(db, actor, await taskOf(db, auth, wireId));
 }
 
-export async function pageTasks(db: Db, auth: Auth, query: PageReportTasksRequest) {
-  const where = visibleTasks(auth);
-  const [total] = await db.select({ n: count() }).from(reportTasks).where(where);
-  const rows = await db
-    .select()
-    .from(reportTasks)
-    .where(where)
-    .orderBy(desc(reportTasks.createdAt), desc(reportTasks.id))
-    .limit(query.pageSize)
-    .offset((query.pageNum - 1) * query.pageSize);
-  return { list: rows.map(presentTask), total: Number(total?.n ?? 0), ...query };
+/** `/api/report/pageTasks`: one statement (db/page-query.ts), newest first. */
+export async function pageTasks(
+  db: Db,
+  auth: Auth,
+  query: PageReportTasksRequest,
+): Promise<Page<ReportTaskView>> {
+  return pageOf(
+    db,
+    {
+      row: TASK_ROW,
+      from: reportTasks,
+      where: visibleTasks(auth),
+      orderBy: sql`${reportTasks.createdAt} desc, ${reportTasks.id} desc`,
+    },
+    query,
+    (raw: Record<string, unknown>) => presentTask(decodeJsonRow(reportTasks, raw)),
+  );
 }
 
 /** `/api/report/runTask`: a run now, of the period just ended or of the one given. */
@@ -176,68 +180,65 @@ export async function runTask(
   now: Date,
 ): Promise<{ runId: string }> {
   const task = await taskOf(db, auth, input.id);
-  const period =
-    input.startTime !== undefined && input.endTime !== undefined
-      ? { startTime: input.startTime, endTime: input.endTime }
-      : periodEndedAt(task.frequency, task.timeZone, now.getTime());
-  const runId = await db.transaction(async (tx) => {
-    const [run] = await tx
-      .insert(reportRuns)
-      .values({
-        companyId: task.companyId,
-        taskId: task.id,
-        periodStart: new Date(period.startTime),
-        periodEnd: new Date(period.endTime),
-      })
-      .returning({ id: reportRuns.id });
-    await enqueueRun(tx, run!.id, now);
-    await recordAudit(tx, actor, {
-      action: 'reportTask.run',
-      targetType: 'reportTask',
-      targetId: task.id,
-      after: { runId: run!.id, ...period },
-    });
-    return run!.id;
-  });
-  queue.wake();
-  return { runId: idToWire(runId) };
+  return writes.runNow(
+    db,
+    queue,
+    actor,
+    task,
+    input,
+    () => periodEndedAt(task.frequency, task.timeZone, now.getTime()),
+    now,
+  );
 }
 
-export async function pageRuns(db: Db, auth: Auth, query: PageReportRunsRequest) {
-  const filters: SQL[] = [visibleTasks(auth)];
-  if (query.taskId) filters.push(eq(reportRuns.taskId, idFromWire(query.taskId)!));
-  const where = and(...filters);
-  const [total] = await db
-    .select({ n: count() })
-    .from(reportRuns)
-    .innerJoin(reportTasks, eq(reportTasks.id, reportRuns.taskId))
-    .where(where);
-  const rows = await db
-    .select({ run: reportRuns, taskName: reportTasks.name })
-    .from(reportRuns)
-    .innerJoin(reportTasks, eq(reportTasks.id, reportRuns.taskId))
-    .where(where)
-    .orderBy(desc(reportRuns.createdAt), desc(reportRuns.id))
-    .limit(query.pageSize)
-    .offset((query.pageNum - 1) * query.pageSize);
-  const list: ReportRunView[] = rows.map(({ run, taskName }) => ({
-    id: idToWire(run.id),
-    taskId: idToWire(run.taskId),
-    taskName,
-    status: run.status,
-    startTime: run.periodStart.getTime(),
-    endTime: run.periodEnd.getTime(),
-    size: run.size,
-    duration: run.durationMs,
-    error: run.error,
-    fileName: run.fileName,
-    createTime: run.createdAt.getTime(),
-  }));
-  return { list, total: Number(total?.n ?? 0), ...query };
+/** A run as one JSON value, with its task's name beside it. */
+const RUN_ROW = sql`json_build_object(
+  'run', ${jsonRowOf(reportRuns, 'report_runs')},
+  'taskName', (select t.name from ${reportTasks} t where t.id = ${reportRuns.taskId}))`;
+
+/**
+ * `/api/report/pageRuns`: one statement, newest first. A run is listed when its task is one the
+ * caller sees (visibleTasks names `report_tasks` columns, so it is asked inside `exists`).
+ */
+export async function pageRuns(
+  db: Db,
+  auth: Auth,
+  query: PageReportRunsRequest,
+): Promise<Page<ReportRunView>> {
+  const where = and(
+    sql`exists (select 1 from ${reportTasks} where ${reportTasks.id} = ${reportRuns.taskId} and ${visibleTasks(auth)})`,
+    whenGiven(idFromWire(query.taskId) ?? null, 'bigint', (taskId) => sql`${reportRuns.taskId} = ${taskId}`),
+  );
+  return pageOf(
+    db,
+    {
+      row: RUN_ROW,
+      from: reportRuns,
+      where,
+      orderBy: sql`${reportRuns.createdAt} desc, ${reportRuns.id} desc`,
+    },
+    query,
+    (raw: { run: Record<string, unknown>; taskName: string }) => {
+      const run = decodeJsonRow(reportRuns, raw.run);
+      return {
+        id: idToWire(run.id),
+        taskId: idToWire(run.taskId),
+        taskName: raw.taskName,
+        status: run.status,
+        startTime: run.periodStart.getTime(),
+        endTime: run.periodEnd.getTime(),
+        size: run.size,
+        duration: run.durationMs,
+        error: run.error,
+        fileName: run.fileName,
+        createTime: run.createdAt.getTime(),
+      };
+    },
+  );
 }
 
 /** The stored file of a run, for `downloadRun` (of a task the caller sees) and the signed link. */
-export async function runFile(db: Db, uploadDir: string, where: SQL) {
+export async function runFile(db: Db, uploadDir: string, where: SQL): Promise<Download> {
   const [row] = await db
     .select({ run: reportRuns })
     .from(reportRuns)
@@ -247,5 +248,5 @@ export async function runFile(db: Db, uploadDir: string, where: SQL) {
   if (!run) throw new AppError('REPORT_RUN_NOT_FOUND');
   const body = run.storedName ? await readReportFile(uploadDir, run.storedName) : null;
   if (!body) throw new AppError('REPORT_FILE_GONE');
-  return { run, body, fileName: run.fileName!, contentType: run.contentType! };
+  return { body, filename: run.fileName!, contentType: run.contentType! };
 }

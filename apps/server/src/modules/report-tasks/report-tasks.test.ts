@@ -22,8 +22,9 @@ import { equipment, equipmentTypes } from '../equipment/equipment.table';
 import { jobs } from '../jobs/jobs.table';
 import { departments } from '../org/org.table';
 import { reportFiles } from '../reports/report-files.table';
+import { REPORT_LINK_TTL_MS } from '../scheduled-reports/run-link';
+import { mailTo } from '../scheduled-reports/scheduled-test-support';
 import { readings } from '../telemetry/readings.table';
-import { REPORT_LINK_TTL_MS } from './report-link';
 import { reportRuns } from './report-tasks.table';
 
 const DAY = 86_400_000;
@@ -82,16 +83,6 @@ describe('data report backup tasks', () => {
     });
     expect(body.msgCode).toBe(200);
     return body.data.id;
-  }
-
-  /** The mail sent to `address` (other tasks' scheduled runs send theirs as the clock moves). */
-  async function mailTo(address: string) {
-    for (let i = 0; i < 200; i++) {
-      const mail = smtp.received.find((m) => m.to.includes(address));
-      if (mail) return mail;
-      await new Promise((r) => setTimeout(r, 25));
-    }
-    throw new Error(`no mail to ${address}`);
   }
 
   async function runs(taskId: string) {
@@ -168,7 +159,7 @@ describe('data report backup tasks', () => {
     expect(run!.size).toBeLessThanOrEqual(ATTACH_MAX);
     expect(run!.duration).toBeGreaterThanOrEqual(0);
     expect(run!.fileName).toMatch(/^device-data-\d{8}-\d{8}\.csv$/);
-    const received = await mailTo('small@example.com');
+    const received = await mailTo(smtp, 'small@example.com');
     expect(received.to).toEqual(['small@example.com']);
     expect(received.raw).toMatch(/Content-Disposition: attachment/i);
     expect(received.raw).toContain(run!.fileName!);
@@ -194,7 +185,7 @@ describe('data report backup tasks', () => {
     const [run] = await runs(taskId);
     expect(run!.status).toBe('done');
     expect(run!.size).toBeGreaterThan(ATTACH_MAX);
-    const received = await mailTo(adminEmail.toLowerCase());
+    const received = await mailTo(smtp, adminEmail.toLowerCase());
     expect(received.to).toEqual([adminEmail.toLowerCase()]);
     expect(received.raw).not.toMatch(/Content-Disposition: attachment/i);
     const url = /(http:\/\/\S+\/report-file\/\S+)/.exec(received.text)![1]!;
@@ -346,7 +337,7 @@ describe('data report backup tasks', () => {
     await ctx.app.jobs.runDue();
     const [run] = await runs(body.data.id);
     expect(run).toMatchObject({ status: 'done', error: null, fileName: expect.stringMatching(/\.pdf$/) });
-    expect((await mailTo('pdf@example.com')).raw).toContain(run!.fileName!);
+    expect((await mailTo(smtp, 'pdf@example.com')).raw).toContain(run!.fileName!);
     const download = await ctx.app.inject({
       method: 'POST',
       url: '/api/report/downloadRun',

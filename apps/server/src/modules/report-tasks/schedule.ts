@@ -14,7 +14,7 @@ const DAY = 24 * HOUR;
 /** The hour (local) each frequency runs at. */
 export const RUN_HOUR: Record<ReportFrequency, number> = { monthly: 1, weekly: 2, daily: 3 };
 
-interface LocalDate {
+export interface LocalDate {
   year: number;
   month: number;
   day: number;
@@ -73,7 +73,7 @@ export function localDate(ms: number, timeZone: string): LocalDate {
 }
 
 /** `date` moved by whole days or months on the calendar (not by 24-hour steps). */
-function shift(date: LocalDate, days: number, months = 0): LocalDate {
+export function shift(date: LocalDate, days: number, months = 0): LocalDate {
   const d = new Date(Date.UTC(date.year, date.month - 1 + months, date.day + days));
   return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() };
 }

@@ -31,6 +31,7 @@ async function exportCall(app: FastifyInstance, as: Caller, url: string, body: o
   return {
     type: String(res.headers['content-type']),
     disposition: String(res.headers['content-disposition']),
+    fingerprint: res.headers['x-report-sha256'],
     bytes: res.rawPayload,
   };
 }
@@ -104,6 +105,8 @@ describe('PDF exports through the shared export writer', () => {
     expect(text).toContain('第 1 页，共 1 页');
     const fingerprint = /报告 SHA-256： ([0-9a-f]{64})/.exec(text)?.[1];
     expect(fingerprint).toBeDefined();
+    // Every download of a PDF carries the printed fingerprint in a header too.
+    expect(file.fingerprint).toBe(fingerprint);
     const found = await call<VerifyReportAnswer>(
       ctx.app,
       '/api/report/verifyReport',
@@ -134,6 +137,7 @@ describe('PDF exports through the shared export writer', () => {
     expect(dataText).toContain(device.serial);
     expect(dataText).toContain('11.5');
     expect(dataText).toMatch(/Page 1 of 1/);
+    expect(dataText).toContain(`Report SHA-256: ${data.fingerprint}`);
 
     const trail = await exportCall(ctx.app, admin, '/api/audit/exportOperationLog', {
       startTime: Date.now() - 3_600_000,
@@ -151,6 +155,8 @@ describe('PDF exports through the shared export writer', () => {
       format: 'csv',
     });
     expect(csv.type).toContain('text/csv');
+    expect(csv.fingerprint).toBeUndefined();
+    expect(csv.disposition).toMatch(/^attachment; filename="[^"]+\.csv"; filename\*=UTF-8''/);
     expect(csv.bytes.toString('utf8')).toContain('11.5');
   });
 });

@@ -1,10 +1,11 @@
-import { SensorReportRequest, VerifyReportRequest } from '@coldchain/contract';
+import { EquipmentReportRequest, SensorReportRequest, VerifyReportRequest } from '@coldchain/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ok } from '../../lib/envelope';
 import { actorOf, requireCompany, requirePermission } from '../../plugins/auth';
-import { contentDisposition } from '../audit/export-file';
+import { sendDownload } from '../audit/export-file';
 import { visibleDevices } from '../org/access';
 import { signerOf } from '../signature/signature.service';
+import { generateEquipmentReport } from './equipment-report';
 import { verifyReport } from './report-files.service';
 import { generateSensorReport } from './sensor-report';
 
@@ -30,13 +31,37 @@ export const reportRoutes: FastifyPluginAsyncZod<{
         request.body,
         request.language,
       );
-      // The raw file, not an envelope (as every export); errors still come as envelopes.
-      return reply
-        .header('Content-Type', 'application/pdf')
-        .header('Content-Disposition', contentDisposition(report.fileName))
-        .header('Cache-Control', 'no-store')
-        .header('X-Report-Sha256', report.fingerprint)
-        .send(report.bytes);
+      return sendDownload(reply, {
+        body: report.bytes,
+        filename: report.fileName,
+        contentType: 'application/pdf',
+        fingerprint: report.fingerprint,
+      });
+    },
+  );
+  app.post(
+    '/api/report/equipmentReport',
+    {
+      preHandler: [requirePermission('equipment:view'), requirePermission('device:export')],
+      schema: { body: EquipmentReportRequest },
+    },
+    async (request, reply) => {
+      const report = await generateEquipmentReport(
+        app.db,
+        { uploadDir: options.uploadDir, activationEnergyKj: options.mktActivationEnergyKj },
+        signerOf(request),
+        actorOf(request),
+        request.auth,
+        visibleDevices(request.auth),
+        request.body,
+        request.language,
+      );
+      return sendDownload(reply, {
+        body: report.bytes,
+        filename: report.fileName,
+        contentType: 'application/pdf',
+        fingerprint: report.fingerprint,
+      });
     },
   );
   app.post(

@@ -1,5 +1,6 @@
 import {
   ReportIntervals,
+  type ReportPeriod,
   type ReportSignMeaning,
   type SensorReportRequest,
   type WireLanguage,
@@ -45,33 +46,21 @@ function intervalText(minutes: number): string {
   return minutes % 60 === 0 ? `${minutes / 60} h` : `${minutes} min`;
 }
 
-/** The report's document: what it prints, in the request's language (also what is fingerprinted). */
-export function sensorReportDocument(
+type Texts = Record<WireLanguage, string>;
+
+/** Chart, statistics and excursions of one sensor over the period: what a reader looks at first. */
+export function sensorSummarySections(
   data: SensorReportData,
-  input: SensorReportRequest,
+  period: ReportPeriod,
   language: WireLanguage,
-  context: SensorReportContext,
-): PdfReport {
-  const t = (text: Record<WireLanguage, string>) => text[language];
+): PdfSection[] {
+  const t = (text: Texts) => text[language];
   const s = reportTexts.sensor;
-  const zone = input.timeZone ?? 'UTC';
+  const zone = period.timeZone ?? 'UTC';
   const format = instantFormatter(zone);
   const time = (ms: number | null) => (ms === null ? '' : format(ms));
-  const interval = tableIntervalMinutes(
-    input.interval,
-    data.points.length,
-    input.endTime - input.startTime,
-    ReportIntervals,
-  );
-  const rows = sampleAtInterval(data.points, input.startTime, interval ? interval * 60_000 : null);
-  const status = (v: number) =>
-    data.high !== null && v > data.high
-      ? t(s.tooHigh)
-      : data.low !== null && v < data.low
-        ? t(s.tooLow)
-        : t(s.inRange);
   const { types, resolveStates, level } = alarmExportTexts;
-  const sections: PdfSection[] = [
+  return [
     { kind: 'heading', text: t(s.chart) },
     {
       kind: 'chart',
@@ -79,8 +68,8 @@ export function sensorReportDocument(
       series: thinSeries(data.points, CHART_POINTS),
       low: data.low,
       high: data.high,
-      from: input.startTime,
-      to: input.endTime,
+      from: period.startTime,
+      to: period.endTime,
       unit: data.unit,
       timeZone: zone,
     },
@@ -124,18 +113,32 @@ export function sensorReportDocument(
             a.action ?? '',
           ]),
         },
-    { kind: 'heading', text: t(s.signatures) },
-    context.signatures.length === 0
-      ? { kind: 'paragraph', text: t(s.unsigned) }
-      : {
-          kind: 'table',
-          columns: [{ header: t(s.signer) }, { header: t(s.signedAt) }, { header: t(s.meaning) }],
-          rows: context.signatures.map((g) => [
-            g.signedBy,
-            time(g.signedAt),
-            t(reportTexts.meanings[g.meaning]),
-          ]),
-        },
+  ];
+}
+
+/** The readings table at the period's step (the long part, printed after the signatures). */
+export function sensorReadingsSections(
+  data: SensorReportData,
+  period: ReportPeriod,
+  language: WireLanguage,
+): PdfSection[] {
+  const t = (text: Texts) => text[language];
+  const s = reportTexts.sensor;
+  const format = instantFormatter(period.timeZone ?? 'UTC');
+  const interval = tableIntervalMinutes(
+    period.interval,
+    data.points.length,
+    period.endTime - period.startTime,
+    ReportIntervals,
+  );
+  const rows = sampleAtInterval(data.points, period.startTime, interval ? interval * 60_000 : null);
+  const status = (v: number) =>
+    data.high !== null && v > data.high
+      ? t(s.tooHigh)
+      : data.low !== null && v < data.low
+        ? t(s.tooLow)
+        : t(s.inRange);
+  return [
     {
       kind: 'heading',
       text: interval ? t(s.readings).replace('{interval}', intervalText(interval)) : t(s.everyReading),
@@ -147,9 +150,58 @@ export function sensorReportDocument(
         { header: `${t(s.value)} (${data.unit})`, weight: 1, align: 'right' },
         { header: t(s.status), weight: 1 },
       ],
-      rows: rows.map(([ms, v]) => [time(ms), v.toFixed(2), status(v)]),
+      rows: rows.map(([ms, v]) => [format(ms), v.toFixed(2), status(v)]),
     },
   ];
+}
+
+/** The signature manifestations (21 CFR 11.50): who, when, and what the signature means. */
+export function signatureSections(
+  signatures: ReportSignature[],
+  timeZone: string,
+  language: WireLanguage,
+): PdfSection[] {
+  const t = (text: Texts) => text[language];
+  const s = reportTexts.sensor;
+  const format = instantFormatter(timeZone);
+  return [
+    { kind: 'heading', text: t(s.signatures) },
+    signatures.length === 0
+      ? { kind: 'paragraph', text: t(s.unsigned) }
+      : {
+          kind: 'table',
+          columns: [{ header: t(s.signer) }, { header: t(s.signedAt) }, { header: t(s.meaning) }],
+          rows: signatures.map((g) => [g.signedBy, format(g.signedAt), t(reportTexts.meanings[g.meaning])]),
+        },
+  ];
+}
+
+/** Period, zone, and generated at and by: the last lines of every report header. */
+export function reportHeaderTail(
+  period: ReportPeriod,
+  context: SensorReportContext,
+  language: WireLanguage,
+): Array<[string, string]> {
+  const s = reportTexts.sensor;
+  const zone = period.timeZone ?? 'UTC';
+  const format = instantFormatter(zone);
+  return [
+    [s.period[language], `${format(period.startTime)} ~ ${format(period.endTime)}`],
+    [s.timeZone[language], zone],
+    [s.generatedAt[language], format(context.generatedAt)],
+    [s.generatedBy[language], context.generatedBy],
+  ];
+}
+
+/** The report's document: what it prints, in the request's language (also what is fingerprinted). */
+export function sensorReportDocument(
+  data: SensorReportData,
+  input: SensorReportRequest,
+  language: WireLanguage,
+  context: SensorReportContext,
+): PdfReport {
+  const s = reportTexts.sensor;
+  const t = (text: Texts) => text[language];
   return {
     language,
     title: t(s.title),
@@ -160,12 +212,13 @@ export function sensorReportDocument(
       [t(s.serial), data.serial],
       [t(s.sensor), data.sensor],
       [t(s.range), rangeText(data)],
-      [t(s.period), `${time(input.startTime)} ~ ${time(input.endTime)}`],
-      [t(s.timeZone), zone],
-      [t(s.generatedAt), time(context.generatedAt)],
-      [t(s.generatedBy), context.generatedBy],
+      ...reportHeaderTail(input, context, language),
     ],
-    sections,
+    sections: [
+      ...sensorSummarySections(data, input, language),
+      ...signatureSections(context.signatures, input.timeZone ?? 'UTC', language),
+      ...sensorReadingsSections(data, input, language),
+    ],
   };
 }
 
@@ -175,20 +228,27 @@ export interface GeneratedReport {
   fingerprint: string;
 }
 
+/** What a report of readings is built from once the caller may take it (and has signed it). */
+export interface ReportDraft {
+  document: PdfReport;
+  fileName: string;
+}
+
 /**
- * `/api/report/sensorReport`: the export flag first, then the signature password (the one
- * signature step, modules/signature) when the report is to be signed or the company's audit
- * signature is on; then the data, the PDF, the stored file record and the audit entry.
+ * The one way a report of readings is issued (sensor and equipment reports): the export flag
+ * first, then the signature password (the one signature step, modules/signature) when the report
+ * is to be signed or the company's audit signature is on; then the caller's document, the PDF,
+ * the stored file record (data centre, `verifyReport`) and the audit entry, in one transaction.
  */
-export async function generateSensorReport(
+export async function issueReport(
   db: Db,
-  options: { uploadDir: string; activationEnergyKj: number },
+  uploadDir: string,
   who: Signer,
   actor: Actor,
-  scope: SQL,
-  input: SensorReportRequest,
-  language: WireLanguage,
+  request: { kind: 'sensorReport' | 'equipmentReport'; input: ReportPeriod & Record<string, unknown> },
+  draft: (context: SensorReportContext) => Promise<ReportDraft>,
 ): Promise<GeneratedReport> {
+  const { kind, input } = request;
   const signer = await loadSigner(db, who);
   if (!signer.exportExcel) throw new AppError('EXPORT_NOT_ALLOWED');
   const signatures: ReportSignature[] = [];
@@ -197,20 +257,13 @@ export async function generateSensorReport(
     if (input.signMeaning)
       signatures.push({ signedBy: signer.name, signedAt: Date.now(), meaning: input.signMeaning });
   }
-  const data = await loadSensorReportData(db, scope, input, options.activationEnergyKj);
   const generatedAt = Date.now();
-  const document = sensorReportDocument(data, input, language, {
-    generatedAt,
-    generatedBy: signer.name,
-    signatures,
-  });
+  const { document, fileName } = await draft({ generatedAt, generatedBy: signer.name, signatures });
   const pdf = await renderPdf(document);
-  const zone = input.timeZone ?? 'UTC';
-  const fileName = `sensor-report-${data.serial}-${dayStamp(input.startTime, zone)}-${dayStamp(input.endTime, zone)}.pdf`;
   await db.transaction(async (tx) => {
-    const file = await recordReportFile(tx, options.uploadDir, {
+    const file = await recordReportFile(tx, uploadDir, {
       companyId: actor.companyId,
-      kind: 'sensorReport',
+      kind,
       fileName,
       format: 'pdf',
       bytes: pdf.bytes,
@@ -221,11 +274,31 @@ export async function generateSensorReport(
     });
     const { signPassword: _, ...query } = input;
     await recordAudit(tx, actor, {
-      action: 'report.sensorReport',
+      action: `report.${kind}`,
       targetType: 'report',
       targetId: file.id,
       after: { ...query, fileName, fingerprint: pdf.fingerprint, signatures },
     });
   });
   return { bytes: pdf.bytes, fileName, fingerprint: pdf.fingerprint };
+}
+
+/** `/api/report/sensorReport`: one sensor the caller may see (`scope`, as historyData). */
+export async function generateSensorReport(
+  db: Db,
+  options: { uploadDir: string; activationEnergyKj: number },
+  who: Signer,
+  actor: Actor,
+  scope: SQL,
+  input: SensorReportRequest,
+  language: WireLanguage,
+): Promise<GeneratedReport> {
+  return issueReport(db, options.uploadDir, who, actor, { kind: 'sensorReport', input }, async (context) => {
+    const data = await loadSensorReportData(db, scope, input, options.activationEnergyKj);
+    const zone = input.timeZone ?? 'UTC';
+    return {
+      document: sensorReportDocument(data, input, language, context),
+      fileName: `sensor-report-${data.serial}-${dayStamp(input.startTime, zone)}-${dayStamp(input.endTime, zone)}.pdf`,
+    };
+  });
 }

@@ -6,7 +6,8 @@ import { requireCompany, requirePermission } from '../../plugins/auth';
 import { Liveness } from './liveness';
 import { issueDataViewTicket } from './tickets.service';
 
-const version = '0.1.0';
+/** The platform's version, as the console and the API document show it. */
+export const APP_VERSION = '0.1.0';
 
 /**
  * The broker address devices are told to use: PUBLIC_MQTT_URL when set; otherwise the external
@@ -50,7 +51,7 @@ export const systemRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (ap
       productName: 'ColdChain',
       helpUrl: config.helpUrl,
       contact: config.contact,
-      version,
+      version: APP_VERSION,
       mapTileUrl: config.mapTileUrl,
       deviceMqttUrl: publicMqttUrl(config, request.hostname),
       deviceHttpUrl: `${request.protocol}://${request.host}/device/v1/up`,

@@ -1,7 +1,8 @@
 import { ALARM_EXPORT_MAX_DAYS, type ExportAlarmsRequest } from '@coldchain/contract';
-import { Alert, App, Form, Modal, Radio } from 'antd';
+import { Alert, App, Form, Modal } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
+import { ExportFormatField } from '../../components/ExportFormatField';
 import { ExportPeriodField, initialExportPeriod } from '../../components/ExportPeriodField';
 import { SignPasswordField, signedBody, useSignCheck } from '../../signature/SignPasswordField';
 import { saveFile } from '../devices/batch/batch-queries';
@@ -87,16 +88,11 @@ export function ExportAlarmsModal({
           tooLongMessage={t('alarms.export.periodTooLong', { days: ALARM_EXPORT_MAX_DAYS })}
           testId="alarm-export-period"
         />
-        <Form.Item
-          name="format"
+        <ExportFormatField
           label={t('alarms.export.format')}
-          rules={[{ required: true, message: t('alarms.export.formatRequired') }]}
-        >
-          <Radio.Group data-testid="alarm-export-format">
-            <Radio value="xlsx">Excel (.xlsx)</Radio>
-            <Radio value="csv">CSV (.csv)</Radio>
-          </Radio.Group>
-        </Form.Item>
+          requiredMessage={t('alarms.export.formatRequired')}
+          testId="alarm-export-format"
+        />
         <SignPasswordField testId="alarm-export-sign-password" />
         {(filters.resolveState || filters.alarmType) && (
           <Alert type="info" showIcon title={t('alarms.export.filtersHint')} />

@@ -71,7 +71,7 @@ describe('alarm record export', () => {
     await userEvent.click(screen.getByTestId('alarm-export-open'));
     await userEvent.click(await screen.findByTestId('alarm-export-submit'));
     // The period starts as the last 24 hours (issue 20): only the format is missing.
-    expect(await screen.findByText('Select a file format: xlsx or csv')).toBeInTheDocument();
+    expect(await screen.findByText('Select a file format: xlsx, csv or pdf')).toBeInTheDocument();
     expect(screen.queryByText('Select at least one device, time period or record')).toBeNull();
     expect(screen.queryByTestId('alarm-export-sign-password')).toBeNull();
     expect(bodies(server, '/api/alarm/exportAlarms')).toEqual([]);
@@ -85,6 +85,27 @@ describe('alarm record export', () => {
     expect(body).not.toHaveProperty('signPassword');
     expect(Number(body.endTime) - Number(body.startTime)).toBe(7 * 86_400_000);
     await waitFor(() => expect(clicks).toEqual(['alarms-20250525-20250601.csv']));
+  });
+
+  it('offers PDF, the third format of the one export writer, and saves the PDF the server names', async () => {
+    const server = serve(false, {
+      '/api/alarm/exportAlarms': new Response('%PDF-1.7\n', {
+        status: 200,
+        headers: {
+          'Content-Type': 'application/pdf',
+          'Content-Disposition': 'attachment; filename="alarms-20250525-20250601.pdf"',
+        },
+      }),
+    });
+    renderApp(LIST);
+    await screen.findByTestId('alarm-row-101', {}, { timeout: 8_000 });
+    await userEvent.click(screen.getByTestId('alarm-export-open'));
+    await userEvent.click(await screen.findByLabelText('PDF (.pdf)'));
+    await userEvent.click(screen.getByTestId('alarm-export-submit'));
+    await waitFor(() =>
+      expect(bodies(server, '/api/alarm/exportAlarms')).toEqual([expect.objectContaining({ format: 'pdf' })]),
+    );
+    await waitFor(() => expect(clicks).toEqual(['alarms-20250525-20250601.pdf']));
   });
 
   it('asks for the signature password when sign check is on, and shows the server’s refusal', async () => {

@@ -56,7 +56,7 @@ export const saveAlarmSetting = (body: SaveAlarmSettingRequest) =>
   request<{ id: string }>('/api/deviceAlarmRule/saveAlarmSetting', body);
 export const batchSaveAlarmSetting = (body: BatchSaveAlarmSettingRequest) =>
   request<{ ids: string[]; count: number }>('/api/deviceAlarmRule/batchSaveAlarmSetting', body);
-/** The file itself (xlsx or csv); refusals come as envelopes and are shown by the wrapper. */
+/** The file itself (xlsx, csv or pdf); refusals come as envelopes and are shown by the wrapper. */
 export const exportAlarms = (body: ExportAlarmsRequest) =>
   request<FileResponse>('/api/alarm/exportAlarms', body);
 export const deleteAlarmSetting = (id: string) =>

@@ -1,8 +1,9 @@
 import { AUDIT_EXPORT_MAX_DAYS, AUDIT_EXPORT_MAX_ROWS, type AuditExportFormat } from '@coldchain/contract';
-import { App, Form, Modal, Radio, Typography } from 'antd';
+import { App, Form, Modal, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import type { FileResponse } from '../../api/request';
+import { ExportFormatField } from '../../components/ExportFormatField';
 import { ExportPeriodField, initialExportPeriod } from '../../components/ExportPeriodField';
 import { SignPasswordField, signedBody, useSignCheck } from '../../signature/SignPasswordField';
 import { saveFile } from './queries';
@@ -98,16 +99,11 @@ export function ExportModal({
           tooLongMessage={t('audit.export.periodTooLong', { days: AUDIT_EXPORT_MAX_DAYS })}
           testId="audit-export-period"
         />
-        <Form.Item
-          name="format"
+        <ExportFormatField
           label={t('audit.export.format')}
-          rules={[{ required: true, message: t('audit.export.formatRequired') }]}
-        >
-          <Radio.Group data-testid="audit-export-format">
-            <Radio value="xlsx">Excel (.xlsx)</Radio>
-            <Radio value="csv">CSV (.csv)</Radio>
-          </Radio.Group>
-        </Form.Item>
+          requiredMessage={t('audit.export.formatRequired')}
+          testId="audit-export-format"
+        />
         <SignPasswordField testId="audit-export-sign-password" />
         <Typography.Text type="secondary">
           {t('audit.export.note', { rows: AUDIT_EXPORT_MAX_ROWS.toLocaleString() })}

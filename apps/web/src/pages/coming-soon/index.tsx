@@ -24,12 +24,3 @@ export function ComingSoonPage({ titleKey }: { titleKey: string }) {
     />
   );
 }
-
-/** Public routes (register, password recovery, dashboards...) without the layout. */
-export function PublicComingSoonPage({ titleKey }: { titleKey: string }) {
-  return (
-    <div style={{ minHeight: '100vh', display: 'grid', placeItems: 'center' }}>
-      <ComingSoonPage titleKey={titleKey} />
-    </div>
-  );
-}

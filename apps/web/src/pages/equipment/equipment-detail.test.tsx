@@ -15,8 +15,9 @@ function bodies(server: ReturnType<typeof stubServer>, path: string) {
     .map(([, init]) => JSON.parse(String(init?.body)) as Record<string, unknown>);
 }
 
-function serve(detail: Equipment = equipment()) {
+function serve(detail: Equipment = equipment(), authTags?: string[]) {
   return stubServer({
+    authTags,
     overrides: {
       '/api/equipment/equipmentDetail': () => detail,
       '/api/equipmentType/pageTypes': () => page([fridgeType]),
@@ -58,6 +59,13 @@ function serve(detail: Equipment = equipment()) {
         budget: { max: 8, budgetMinutes: 60, usedMinutes: 45, ratio: 0.75 },
       }),
       '/api/equipment/addRecord': () => ({ id: 'r9' }),
+      '/api/report/equipmentReport': new Response('%PDF-1.7\n', {
+        status: 200,
+        headers: {
+          'Content-Type': 'application/pdf',
+          'Content-Disposition': 'attachment; filename="equipment-report-100001-20260301-20260302.pdf"',
+        },
+      }),
     },
   });
 }
@@ -73,6 +81,32 @@ beforeEach(async () => {
 afterEach(() => vi.unstubAllGlobals());
 
 describe('equipment detail', () => {
+  it(
+    'makes the equipment report of the chosen period, signed when a meaning is chosen',
+    async () => {
+      const saved: string[] = [];
+      Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:report'), revokeObjectURL: vi.fn() });
+      const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
+        this: HTMLAnchorElement,
+      ) {
+        saved.push(this.download);
+      });
+      const server = serve(equipment(), ['data:view', 'device:export']);
+      renderApp(DETAIL);
+      await userEvent.click(await screen.findByTestId('equipment-report-open', {}, { timeout: 15_000 }));
+      await userEvent.click(screen.getByTestId('equipment-report-preset-7d'));
+      await userEvent.click(screen.getByLabelText('Reviewed'));
+      await userEvent.type(await screen.findByTestId('equipment-report-sign-password'), 'abc123');
+      await userEvent.click(screen.getByTestId('equipment-report-submit'));
+      await waitFor(() => expect(saved).toEqual(['equipment-report-100001-20260301-20260302.pdf']));
+      const [body] = bodies(server, '/api/report/equipmentReport');
+      expect(body).toMatchObject({ equipmentId: 'e1', signMeaning: 'reviewed', signPassword: 'abc123' });
+      expect(Number(body!.endTime) - Number(body!.startTime)).toBe(7 * 86_400_000);
+      click.mockRestore();
+    },
+    SLOW_MS,
+  );
+
   it(
     'shows the archive, sensors, timeline, statistics and a QR label that opens this page',
     async () => {

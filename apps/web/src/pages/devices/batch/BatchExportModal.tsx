@@ -1,7 +1,8 @@
 import { EXPORT_MAX_DAYS, type ExportFormat } from '@coldchain/contract';
-import { App, Form, Radio } from 'antd';
+import { App, Form } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
+import { ExportFormatField } from '../../../components/ExportFormatField';
 import { ExportPeriodField, initialExportPeriod } from '../../../components/ExportPeriodField';
 import { SignPasswordField, signedBody, useSignCheck } from '../../../signature/SignPasswordField';
 import { BatchModal, type BatchModalProps } from './BatchModal';
@@ -15,7 +16,7 @@ interface Values {
 
 /**
  * Batch data export (spec section 5: "Export needs a time period and a file format"): the
- * readings of the selected monitors over the period, as xlsx or csv, with times in the browser's
+ * readings of the selected monitors over the period, as xlsx, csv or pdf, with times in the browser's
  * time zone.
  */
 export function BatchExportModal({ deviceIds, open, onClose }: BatchModalProps) {
@@ -69,16 +70,11 @@ export function BatchExportModal({ deviceIds, open, onClose }: BatchModalProps) 
         tooLongMessage={t('devices.batch.export.periodTooLong', { days: EXPORT_MAX_DAYS })}
         testId="batch-export-period"
       />
-      <Form.Item
-        name="format"
+      <ExportFormatField
         label={t('devices.batch.export.format')}
-        rules={[{ required: true, message: t('devices.batch.export.formatRequired') }]}
-      >
-        <Radio.Group data-testid="batch-export-format">
-          <Radio value="xlsx">Excel (.xlsx)</Radio>
-          <Radio value="csv">CSV (.csv)</Radio>
-        </Radio.Group>
-      </Form.Item>
+        requiredMessage={t('devices.batch.export.formatRequired')}
+        testId="batch-export-format"
+      />
       <SignPasswordField testId="batch-export-sign-password" />
     </BatchModal>
   );

@@ -1,8 +1,12 @@
 import type { SensorView } from '@coldchain/contract';
-import { Card, Empty, Flex, Segmented, Select, Spin, Statistic, Typography } from 'antd';
+import { Button, Card, Empty, Flex, Segmented, Select, Spin, Statistic, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { type FileResponse, request } from '../../../api/request';
 import { sensorName } from '../../../components/labels';
+import { ReadingsReportModal } from '../../../components/ReadingsReportModal';
+import { useHasAuthTag } from '../../../session/queries';
+import { useCanExport } from '../../../signature/SignPasswordField';
 import { formatTime } from '../format';
 import { useHistoryData } from '../queries';
 import { HistoryChart } from './HistoryChart';
@@ -33,6 +37,10 @@ export function SensorHistory({ sensors, now }: { sensors: SensorView[]; now: nu
   // The zoom is kept in percentages so that the window follows `now` as readings arrive.
   const [zoom, setZoom] = useState<Zoom>(FULL);
   const [width, setWidth] = useState(0);
+  const [reporting, setReporting] = useState(false);
+  const mayExport = useHasAuthTag('device:export');
+  const exportAllowed = useCanExport();
+  const canReport = mayExport && exportAllowed;
   const sensor = sensors.find((s) => s.id === sensorId) ?? sensors[0];
 
   const range = useMemo(() => presetWindow(preset, now), [preset, now]);
@@ -83,9 +91,24 @@ export function SensorHistory({ sensors, now }: { sensors: SensorView[]; now: nu
               label: <span data-testid={`history-preset-${p}`}>{t(`devices.chart.preset.${p}`)}</span>,
             }))}
           />
+          {canReport && (
+            <Button onClick={() => setReporting(true)} data-testid="sensor-report-open">
+              {t('common.report.open')}
+            </Button>
+          )}
         </Flex>
       }
     >
+      {reporting && (
+        <ReadingsReportModal
+          what={sensorName(t, sensor.name)}
+          testId="sensor-report"
+          create={(period) =>
+            request<FileResponse>('/api/report/sensorReport', { ...period, sensorId: sensor.id })
+          }
+          onClose={() => setReporting(false)}
+        />
+      )}
       <Flex gap="large" wrap style={{ marginBottom: 8 }}>
         {(['min', 'max', 'avg'] as const).map(stat)}
         {sensor.type === 'temperature' && stat('mkt')}

@@ -1,9 +1,11 @@
-import { EditOutlined } from '@ant-design/icons';
+import { EditOutlined, FilePdfOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Col, Descriptions, Empty, Flex, Row, Spin, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
+import { type FileResponse, request } from '../../../api/request';
 import { sensorName } from '../../../components/labels';
+import { ReadingsReportModal } from '../../../components/ReadingsReportModal';
 import { useHasAuthTag } from '../../../session/queries';
 import { useCanExport } from '../../../signature/SignPasswordField';
 import { detailUrl as monitorDetailUrl } from '../../devices/paths';
@@ -37,7 +39,9 @@ export default function EquipmentDetailPage() {
   const types = useEquipmentTypes();
   const canEdit = useHasAuthTag('equipment:edit');
   const exportAllowed = useCanExport();
+  const mayExportData = useHasAuthTag('device:export');
   const [editing, setEditing] = useState(false);
+  const [reporting, setReporting] = useState(false);
   const equipment = detail.data;
 
   if (!id || detail.isError) {
@@ -70,6 +74,16 @@ export default function EquipmentDetailPage() {
   return (
     <Flex vertical gap="middle">
       <Title equipment={equipment} />
+      {reporting && (
+        <ReadingsReportModal
+          what={equipment.name}
+          testId="equipment-report"
+          create={(period) =>
+            request<FileResponse>('/api/report/equipmentReport', { ...period, equipmentId: equipment.id })
+          }
+          onClose={() => setReporting(false)}
+        />
+      )}
       {equipment.alarmSuppressed && (
         <Alert
           type="info"
@@ -103,16 +117,26 @@ export default function EquipmentDetailPage() {
           </Flex>
         }
         extra={
-          canEdit &&
-          !disposed && (
-            <Button
-              icon={<EditOutlined />}
-              onClick={() => setEditing(true)}
-              data-testid="equipment-edit-open"
-            >
-              {t('equipment.common.edit')}
-            </Button>
-          )
+          <Flex gap="small" wrap>
+            {mayExportData && exportAllowed && equipment.sensors.length > 0 && (
+              <Button
+                icon={<FilePdfOutlined />}
+                onClick={() => setReporting(true)}
+                data-testid="equipment-report-open"
+              >
+                {t('common.report.open')}
+              </Button>
+            )}
+            {canEdit && !disposed && (
+              <Button
+                icon={<EditOutlined />}
+                onClick={() => setEditing(true)}
+                data-testid="equipment-edit-open"
+              >
+                {t('equipment.common.edit')}
+              </Button>
+            )}
+          </Flex>
         }
       >
         <Descriptions size="small" column={{ xs: 1, sm: 2, lg: 3 }} data-testid="equipment-header">

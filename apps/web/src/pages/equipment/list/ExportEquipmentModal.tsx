@@ -1,18 +1,19 @@
-import { App, Form, Radio } from 'antd';
+import { App, Form } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { FileResponse } from '../../../api/request';
+import { type ExportFileFormat, ExportFormatField } from '../../../components/ExportFormatField';
 import { SignPasswordField, signedBody, useSignCheck } from '../../../signature/SignPasswordField';
 import { BatchModal } from '../../devices/batch/BatchModal';
 import { saveFile } from '../../devices/batch/batch-queries';
 import { useExport } from '../api';
 
 interface Values {
-  format: 'xlsx' | 'csv';
+  format: ExportFileFormat;
   signPassword?: string;
 }
 
 /**
- * Exports a list as xlsx or csv (spec section 5: a file format; the signature password while audit
+ * Exports a list as xlsx, csv or pdf (spec section 5: a file format; the signature password while audit
  * signature is on). `body` holds what to export: the list's filters, or one equipment's records.
  */
 export function ExportEquipmentModal({
@@ -67,16 +68,11 @@ export function ExportEquipmentModal({
       onFinish={submit}
       initialValues={{ format: 'xlsx' }}
     >
-      <Form.Item
-        name="format"
+      <ExportFormatField
         label={t('equipment.export.format')}
-        rules={[{ required: true, message: t('equipment.export.formatRequired') }]}
-      >
-        <Radio.Group data-testid={`${testId}-format`}>
-          <Radio value="xlsx">Excel (.xlsx)</Radio>
-          <Radio value="csv">CSV (.csv)</Radio>
-        </Radio.Group>
-      </Form.Item>
+        requiredMessage={t('equipment.export.formatRequired')}
+        testId={`${testId}-format`}
+      />
       <SignPasswordField testId={`${testId}-sign-password`} />
     </BatchModal>
   );

@@ -1,9 +1,12 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
-/** How long the link in a backup e-mail stays valid. */
+/**
+ * Signed download links of scheduled report e-mails (backup tasks, operation reports): a file too
+ * large to attach is sent as a link outside /api, whose token is the right to that one run's file.
+ */
+
+/** How long the link in a report e-mail stays valid. */
 export const REPORT_LINK_TTL_MS = 7 * 86_400_000;
-/** Path of the signed download (outside /api: the link itself is the credential). */
-export const REPORT_LINK_PATH = '/report-file';
 
 /** A new key for one run's links, kept with the run; deleting the run revokes its links. */
 export function newLinkKey(): string {

@@ -1,0 +1,119 @@
+import {
+  type AlarmRecordView,
+  OpenAlarmsQuery,
+  OpenDevicesQuery,
+  OpenReadingsQuery,
+  OpenSensorParams,
+} from '@coldchain/contract';
+import { and, eq } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { AppError } from '../../lib/app-error';
+import { ok } from '../../lib/envelope';
+import { idFromWire } from '../../lib/ids';
+import type { SecretBox } from '../../lib/secret-box';
+import { pageAlarms } from '../alarms/alarms.service';
+import { pageDevices } from '../devices/device-views';
+import { devices, sensors } from '../devices/devices.table';
+import { getHistoryData } from '../telemetry/history.service';
+import { logOpenCall, type OpenCaller, verifyOpenRequest } from './open-signature';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    openCaller: OpenCaller;
+  }
+}
+
+/**
+ * The open API under `/open/v1` (API.md "Open API"): signed GET calls of one key, which sees its
+ * company's devices opened to it and nothing else. Answers keep the platform's envelope; every
+ * call naming a known key lands in that key's usage log with its status and time.
+ */
+export const openRoutes: FastifyPluginAsyncZod<{
+  box: SecretBox;
+  ratePerMinute: number;
+  mktActivationEnergyKj: number;
+}> = async (app, { box, ratePerMinute, mktActivationEnergyKj }) => {
+  app.decorateRequest('openCaller', null as unknown as OpenCaller);
+  // Before the query is validated: a request that is not signed learns nothing about the call.
+  app.addHook('preValidation', async (request, reply) => {
+    request.openCaller = await verifyOpenRequest(app.db, box, request, reply, ratePerMinute);
+  });
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.openKeyId !== undefined && typeof payload === 'string') {
+      const code = /"msgCode":(\d+)/.exec(payload.slice(0, 40));
+      reply.openMsgCode = code ? Number(code[1]) : reply.statusCode;
+    }
+    return payload;
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    if (request.openKeyId === undefined) return;
+    await logOpenCall(app.db, request.openKeyId, {
+      method: request.method,
+      path: request.url.slice(0, 500),
+      httpStatus: reply.statusCode,
+      msgCode: reply.openMsgCode ?? reply.statusCode,
+      durationMs: Math.round(reply.elapsedTime),
+      ip: request.ip ?? '',
+    }).catch((err: unknown) => request.log.warn({ err }, 'open API: usage log write failed'));
+  });
+
+  app.get('/open/v1/devices', { schema: { querystring: OpenDevicesQuery } }, async (request) => {
+    const page = await pageDevices(app.db, request.openCaller.scope, request.query);
+    return ok({
+      ...page,
+      list: page.list.map((d) => ({
+        id: d.id,
+        serial: d.serial,
+        name: d.name,
+        state: d.state,
+        sensors: d.sensors.map((s) => ({
+          id: s.id,
+          channel: s.channel,
+          name: s.name,
+          type: s.type,
+          unit: s.unit,
+          value: s.value,
+          updateTime: s.updateTime,
+        })),
+      })),
+    });
+  });
+
+  app.get(
+    '/open/v1/sensors/:sensorId/readings',
+    { schema: { params: OpenSensorParams, querystring: OpenReadingsQuery } },
+    async (request) => {
+      // A sensor of a device not opened to the key (or of no device at all): no permission, as API.md says.
+      const [opened] = await app.db
+        .select({ id: sensors.id })
+        .from(sensors)
+        .innerJoin(devices, eq(devices.id, sensors.deviceId))
+        .where(and(eq(sensors.id, idFromWire(request.params.sensorId) ?? -1), request.openCaller.scope));
+      if (!opened) throw new AppError('NO_PERMISSION');
+      return ok(
+        await getHistoryData(
+          app.db,
+          request.openCaller.scope,
+          { sensorId: request.params.sensorId, ...request.query },
+          mktActivationEnergyKj,
+        ),
+      );
+    },
+  );
+
+  app.get('/open/v1/alarms', { schema: { querystring: OpenAlarmsQuery } }, async (request) => {
+    const page = await pageAlarms(
+      app.db,
+      request.openCaller.companyId,
+      request.openCaller.scope,
+      request.query,
+    );
+    return ok({ ...page, list: page.list satisfies AlarmRecordView[] });
+  });
+};
+
+declare module 'fastify' {
+  interface FastifyReply {
+    openMsgCode?: number;
+  }
+}

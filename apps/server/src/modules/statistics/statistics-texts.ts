@@ -1,0 +1,65 @@
+import type {
+  AlarmChannel,
+  AlarmType,
+  NotificationOutcome,
+  StatisticsChart,
+  WireLanguage,
+} from '@coldchain/contract';
+
+type Text = Record<WireLanguage, string>;
+
+/** Everything a person reads in a statistics export, in both languages (as the console words it). */
+export const statisticsTexts = {
+  charts: {
+    alarmsByType: { en: 'Alarms by type', cn: '按类型统计报警' },
+    alarmsByLevel: { en: 'Alarms by level', cn: '按等级统计报警' },
+    alarmsByDepartment: { en: 'Alarms by department', cn: '按部门统计报警' },
+    resolveTime: { en: 'Time to resolve', cn: '报警处理时长' },
+    availability: { en: 'Device availability', cn: '设备在线率' },
+    notifications: { en: 'Notifications', cn: '通知发送情况' },
+    credits: { en: 'Credits used', cn: '消耗点数' },
+  } satisfies Record<StatisticsChart, Text>,
+  day: { en: 'Day', cn: '日期' },
+  hour: { en: 'Hour', cn: '小时' },
+  total: { en: 'Total', cn: '合计' },
+  level: { en: 'Level {n}', cn: '{n} 级' },
+  department: { en: 'Department', cn: '部门' },
+  noDepartment: { en: 'No department', cn: '未分配部门' },
+  allDepartments: { en: 'All', cn: '全部' },
+  resolved: { en: 'Resolved', cn: '已处理' },
+  open: { en: 'Still open', cn: '未处理' },
+  median: { en: 'Median (min)', cn: '中位数（分钟）' },
+  p90: { en: '90th percentile (min)', cn: '90% 分位（分钟）' },
+  worst: { en: 'Longest (min)', cn: '最长（分钟）' },
+  serial: { en: 'Serial number', cn: '序列号' },
+  device: { en: 'Device name', cn: '设备名称' },
+  devices: { en: 'Devices', cn: '设备数' },
+  expected: { en: 'Hours expected', cn: '应在线小时数' },
+  received: { en: 'Hours with readings', cn: '有数据小时数' },
+  availability: { en: 'Availability (%)', cn: '在线率（%）' },
+  channel: { en: 'Channel', cn: '渠道' },
+  channels: {
+    email: { en: 'E-mail', cn: '邮件' },
+    sms: { en: 'SMS', cn: '短信' },
+    call: { en: 'Phone call', cn: '电话' },
+    wechat: { en: 'WeChat', cn: '微信' },
+    whatsapp: { en: 'WhatsApp', cn: 'WhatsApp' },
+  } satisfies Record<AlarmChannel, Text>,
+  outcomes: {
+    delivered: { en: 'Delivered', cn: '已送达' },
+    sent: { en: 'Sent', cn: '已发送' },
+    failed: { en: 'Failed', cn: '失败' },
+    notSent: { en: 'Not sent', cn: '未发送' },
+    pending: { en: 'Pending', cn: '待发送' },
+  } satisfies Record<NotificationOutcome, Text>,
+  alarmTypes: {
+    overLimit: { en: 'Over-limit alarm', cn: '超限报警' },
+    preAlarm: { en: 'Over-limit pre-alarm', cn: '超限预警' },
+    powerOff: { en: 'Power outage', cn: '断电报警' },
+    offline: { en: 'Offline', cn: '离线报警' },
+    abnormal: { en: 'Device abnormal', cn: '设备异常' },
+    online: { en: 'Online notice', cn: '上线通知' },
+    call: { en: 'Incoming-call notice', cn: '来电通知' },
+    lowBattery: { en: 'Low battery', cn: '低电量' },
+  } satisfies Record<AlarmType, Text>,
+};
