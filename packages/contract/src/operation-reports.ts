@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AlarmType } from './alarms';
-import { MAX_INSTANT_MS } from './rules';
+import { runTaskRequest } from './report-tasks';
 
 /*
  * Operation report tasks (spec "Operation report task"; issue 15 item 3; docs/api/operation-reports.md):
@@ -19,7 +19,6 @@ export const OPERATION_NOTIFIERS_MAX = 100;
 export const OPERATION_PAGE_NUM_MAX = 1_000_000;
 
 const Id = z.coerce.string().regex(/^[1-9]\d{0,15}$/, { error: 'rule.id' });
-const Instant = z.number().int().positive().max(MAX_INSTANT_MS, { error: 'rule.instant' });
 
 function isTimeZone(zone: string): boolean {
   try {
@@ -70,33 +69,20 @@ export const SaveOperationTaskRequest = z
 export type SaveOperationTaskRequest = z.infer<typeof SaveOperationTaskRequest>;
 
 export const PageOperationTasksRequest = z.object({
-  // Bounded so that the page's offset (pageNum x pageSize) stays a 32-bit integer.
+  // Bounded (db/page-query.ts also clamps the offset, so any list answers a far page empty).
   pageNum: z.coerce.number().int().min(1).max(OPERATION_PAGE_NUM_MAX).default(1),
   pageSize: z.coerce.number().int().min(1).max(200).default(20),
 });
 export type PageOperationTasksRequest = z.infer<typeof PageOperationTasksRequest>;
 
-/** `/api/operationReport/runTask`: now, for the period just ended, or for the one given. */
-export const RunOperationTaskRequest = z
-  .object({ id: Id, startTime: Instant.optional(), endTime: Instant.optional() })
-  .refine((r) => (r.startTime === undefined) === (r.endTime === undefined), {
-    error: 'rule.timeRange',
-    path: ['endTime'],
-  })
-  .refine((r) => r.startTime === undefined || r.endTime! > r.startTime, {
-    error: 'rule.timeRange',
-    path: ['endTime'],
-  })
-  .refine((r) => r.startTime === undefined || r.endTime! - r.startTime <= 93 * 86_400_000, {
-    error: 'rule.operationPeriod',
-    path: ['endTime'],
-  });
+/** `/api/operationReport/runTask`: at most a quarter when a period is given. */
+export const RunOperationTaskRequest = runTaskRequest(93, 'rule.operationPeriod');
 export type RunOperationTaskRequest = z.infer<typeof RunOperationTaskRequest>;
 
 export const PageOperationRunsRequest = z.object({
   taskId: Id.optional(),
   status: z.enum(OperationRunStatuses).optional(),
-  // Bounded so that the page's offset (pageNum x pageSize) stays a 32-bit integer.
+  // Bounded (db/page-query.ts also clamps the offset, so any list answers a far page empty).
   pageNum: z.coerce.number().int().min(1).max(OPERATION_PAGE_NUM_MAX).default(1),
   pageSize: z.coerce.number().int().min(1).max(200).default(20),
 });

@@ -75,21 +75,29 @@ export const PageReportTasksRequest = z.object({
 });
 export type PageReportTasksRequest = z.infer<typeof PageReportTasksRequest>;
 
-/** `/api/report/runTask`: now, for the period just ended, or for the one given. */
-export const RunReportTaskRequest = z
-  .object({ id: Id, startTime: Instant.optional(), endTime: Instant.optional() })
-  .refine((r) => (r.startTime === undefined) === (r.endTime === undefined), {
-    error: 'rule.timeRange',
-    path: ['endTime'],
-  })
-  .refine((r) => r.startTime === undefined || r.endTime! > r.startTime, {
-    error: 'rule.timeRange',
-    path: ['endTime'],
-  })
-  .refine((r) => r.startTime === undefined || r.endTime! - r.startTime <= 366 * 86_400_000, {
-    error: 'rule.exportPeriod',
-    path: ['endTime'],
-  });
+/**
+ * "Run now" of a scheduled task (backup and operation report tasks): for the period just ended,
+ * or for the one given, which ends after it starts and spans at most `maxDays`.
+ */
+export function runTaskRequest(maxDays: number, periodRule: string) {
+  return z
+    .object({ id: Id, startTime: Instant.optional(), endTime: Instant.optional() })
+    .refine((r) => (r.startTime === undefined) === (r.endTime === undefined), {
+      error: 'rule.timeRange',
+      path: ['endTime'],
+    })
+    .refine((r) => r.startTime === undefined || r.endTime! > r.startTime, {
+      error: 'rule.timeRange',
+      path: ['endTime'],
+    })
+    .refine((r) => r.startTime === undefined || r.endTime! - r.startTime <= maxDays * 86_400_000, {
+      error: periodRule,
+      path: ['endTime'],
+    });
+}
+
+/** `/api/report/runTask`. */
+export const RunReportTaskRequest = runTaskRequest(366, 'rule.exportPeriod');
 export type RunReportTaskRequest = z.infer<typeof RunReportTaskRequest>;
 
 export const PageReportRunsRequest = z.object({

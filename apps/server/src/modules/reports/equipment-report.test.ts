@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, describe, expect, it } from 'vitest';
 import { call, useTestApp } from '../../test/build-app';
 import {
@@ -16,6 +15,10 @@ import {
   login,
 } from '../../test/factories';
 import { reportFiles } from './report-files.table';
+import { type Caller, pdfText, postForFile } from './report-test-support';
+
+const reportCall = (app: FastifyInstance, as: Caller, body: object, language = 'en') =>
+  postForFile(app, as, '/api/report/equipmentReport', body, language);
 
 const uploadDir = mkdtempSync(path.join(tmpdir(), 'equipment-report-test-'));
 afterAll(() => rmSync(uploadDir, { recursive: true, force: true }));
@@ -23,37 +26,6 @@ afterAll(() => rmSync(uploadDir, { recursive: true, force: true }));
 const T0 = Date.UTC(2026, 2, 2, 0, 0, 0);
 const STEP = 5 * 60_000;
 const END = T0 + 3_600_000;
-
-interface Caller {
-  token: string;
-  companyId: number;
-}
-
-async function reportCall(app: FastifyInstance, as: Caller, body: object, language = 'en') {
-  const res = await app.inject({
-    method: 'POST',
-    url: '/api/report/equipmentReport',
-    headers: {
-      'content-type': 'application/json',
-      platform: '1',
-      language,
-      accessToken: as.token,
-      companyId: String(as.companyId),
-    },
-    payload: JSON.stringify(body),
-  });
-  const isPdf = String(res.headers['content-type']).startsWith('application/pdf');
-  return {
-    pdf: isPdf ? res.rawPayload : null,
-    msg: isPdf ? null : (res.json() as { msgContent: string }).msgContent,
-    fingerprint: String(res.headers['x-report-sha256'] ?? ''),
-  };
-}
-
-async function pdfText(bytes: Buffer): Promise<string> {
-  const { text } = await extractText(await getDocumentProxy(new Uint8Array(bytes)), { mergePages: true });
-  return text.replace(/\s+/g, ' ');
-}
 
 describe('equipment report PDF', () => {
   const ctx = useTestApp({ uploadDir });
@@ -118,7 +90,7 @@ describe('equipment report PDF', () => {
       endTime: END,
       timeZone: 'UTC',
     });
-    expect(report.msg).toBeNull();
+    expect(report.envelope).toBeNull();
     const text = await pdfText(report.pdf!);
     expect(text).toContain('Equipment data report');
     expect(text).toContain('Cold room 1');
@@ -177,15 +149,19 @@ describe('equipment report PDF', () => {
     expect(text).not.toContain('Probe south');
     expect(text).toContain('1 more sensor(s) of this equipment are on monitors you may not see');
     const wardB = await buildDepartment(ctx.app.db, company.id, { name: 'Ward B' });
-    expect((await reportCall(ctx.app, await member(wardB.id), body)).msg).toBe(
+    expect((await reportCall(ctx.app, await member(wardB.id), body)).envelope?.msgContent).toBe(
       'The equipment does not exist',
     );
     const other = await buildCompany(ctx.app.db);
     const outsider = { token: await login(ctx.app, other.admin.account), companyId: other.id };
-    expect((await reportCall(ctx.app, outsider, body)).msg).toBe('The equipment does not exist');
-    expect((await reportCall(ctx.app, admin, { ...body, equipmentId: emptyId })).msg).toBe(
+    expect((await reportCall(ctx.app, outsider, body)).envelope?.msgContent).toBe(
+      'The equipment does not exist',
+    );
+    expect((await reportCall(ctx.app, admin, { ...body, equipmentId: emptyId })).envelope?.msgContent).toBe(
       'This equipment has no sensor you may see; bind a sensor of a monitor to it first',
     );
-    expect((await reportCall(ctx.app, admin, { ...body, endTime: T0 - 1 })).msg).toContain('End time');
+    expect((await reportCall(ctx.app, admin, { ...body, endTime: T0 - 1 })).envelope?.msgContent).toContain(
+      'End time',
+    );
   });
 });

@@ -1,45 +1,13 @@
 import type { VerifyReportAnswer } from '@coldchain/contract';
-import type { FastifyInstance } from 'fastify';
-import { extractText, getDocumentProxy } from 'unpdf';
 import { describe, expect, it } from 'vitest';
 import { call, useTestApp } from '../../test/build-app';
 import { buildCompany, buildDevice, login } from '../../test/factories';
 import { alarmRecords, alarmSettings } from '../alarms/alarms.table';
 import { sha256Hex } from './pdf-writer';
-
-interface Caller {
-  token: string;
-  companyId: number;
-}
+import { type Caller, pdfText, postForFile } from './report-test-support';
 
 const START = Date.UTC(2026, 3, 1);
 const END = Date.UTC(2026, 3, 2);
-
-async function exportCall(app: FastifyInstance, as: Caller, url: string, body: object, language = 'en') {
-  const res = await app.inject({
-    method: 'POST',
-    url,
-    headers: {
-      'content-type': 'application/json',
-      platform: '1',
-      language,
-      accessToken: as.token,
-      companyId: String(as.companyId),
-    },
-    payload: JSON.stringify(body),
-  });
-  return {
-    type: String(res.headers['content-type']),
-    disposition: String(res.headers['content-disposition']),
-    fingerprint: res.headers['x-report-sha256'],
-    bytes: res.rawPayload,
-  };
-}
-
-async function pdfText(bytes: Buffer): Promise<string> {
-  const { text } = await extractText(await getDocumentProxy(new Uint8Array(bytes)), { mergePages: true });
-  return text.replace(/\s+/g, ' ');
-}
 
 describe('PDF exports through the shared export writer', () => {
   const ctx = useTestApp();
@@ -88,7 +56,7 @@ describe('PDF exports through the shared export writer', () => {
 
   it('writes the alarm records as a PDF in Chinese whose fingerprint verifyReport finds', async () => {
     const { admin } = await seeded();
-    const file = await exportCall(
+    const file = await postForFile(
       ctx.app,
       admin,
       '/api/alarm/exportAlarms',
@@ -127,7 +95,7 @@ describe('PDF exports through the shared export writer', () => {
   it('writes device data and the operation log as PDFs; csv stays csv', async () => {
     const { admin, device } = await seeded();
     const period = { startTime: START, endTime: END, timeZone: 'UTC' };
-    const data = await exportCall(ctx.app, admin, '/api/device/exportData', {
+    const data = await postForFile(ctx.app, admin, '/api/device/exportData', {
       ...period,
       deviceIds: [device.id],
       format: 'pdf',
@@ -139,7 +107,7 @@ describe('PDF exports through the shared export writer', () => {
     expect(dataText).toMatch(/Page 1 of 1/);
     expect(dataText).toContain(`Report SHA-256: ${data.fingerprint}`);
 
-    const trail = await exportCall(ctx.app, admin, '/api/audit/exportOperationLog', {
+    const trail = await postForFile(ctx.app, admin, '/api/audit/exportOperationLog', {
       startTime: Date.now() - 3_600_000,
       endTime: Date.now() + 60_000,
       format: 'pdf',
@@ -149,13 +117,13 @@ describe('PDF exports through the shared export writer', () => {
     const trailText = await pdfText(trail.bytes);
     expect(trailText).toContain('Report SHA-256:');
 
-    const csv = await exportCall(ctx.app, admin, '/api/device/exportData', {
+    const csv = await postForFile(ctx.app, admin, '/api/device/exportData', {
       ...period,
       deviceIds: [device.id],
       format: 'csv',
     });
     expect(csv.type).toContain('text/csv');
-    expect(csv.fingerprint).toBeUndefined();
+    expect(csv.fingerprint).toBe('');
     expect(csv.disposition).toMatch(/^attachment; filename="[^"]+\.csv"; filename\*=UTF-8''/);
     expect(csv.bytes.toString('utf8')).toContain('11.5');
   });

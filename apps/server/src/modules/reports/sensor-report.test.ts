@@ -4,7 +4,6 @@ import path from 'node:path';
 import type { VerifyReportAnswer } from '@coldchain/contract';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, describe, expect, it } from 'vitest';
 import { call, useTestApp } from '../../test/build-app';
 import {
@@ -18,6 +17,10 @@ import {
 } from '../../test/factories';
 import { alarmRecords, alarmSettings } from '../alarms/alarms.table';
 import { reportFiles } from './report-files.table';
+import { type Caller, pdfText, postForFile } from './report-test-support';
+
+const reportCall = (app: FastifyInstance, as: Caller, body: object, language = 'en') =>
+  postForFile(app, as, '/api/report/sensorReport', body, language);
 
 const uploadDir = mkdtempSync(path.join(tmpdir(), 'reports-test-'));
 afterAll(() => rmSync(uploadDir, { recursive: true, force: true }));
@@ -27,38 +30,6 @@ const STEP = 5 * 60_000;
 const END = T0 + 2 * 3_600_000;
 /** 24 readings, every 5 minutes; the allowed range is 2..8 °C. */
 const VALUES = [5, 5, 5, 5, 5, 5, 10, 10, 10, 5, 5, 5, 5, 5, 5, 5, 1, 5, 5, 5, 5, 5, 5, 9];
-
-interface Caller {
-  token: string;
-  companyId: number;
-}
-
-async function reportCall(app: FastifyInstance, as: Caller, body: object, language = 'en') {
-  const res = await app.inject({
-    method: 'POST',
-    url: '/api/report/sensorReport',
-    headers: {
-      'content-type': 'application/json',
-      platform: '1',
-      language,
-      accessToken: as.token,
-      companyId: String(as.companyId),
-    },
-    payload: JSON.stringify(body),
-  });
-  const isPdf = String(res.headers['content-type']).startsWith('application/pdf');
-  return {
-    pdf: isPdf ? res.rawPayload : null,
-    envelope: isPdf ? null : (res.json() as { msgCode: number; msgContent: string }),
-    fingerprint: String(res.headers['x-report-sha256'] ?? ''),
-  };
-}
-
-async function pdfText(bytes: Buffer): Promise<string> {
-  const { text } = await extractText(await getDocumentProxy(new Uint8Array(bytes)), { mergePages: true });
-  // Line breaks depend on the layout; the checks are about the words.
-  return text.replace(/\s+/g, ' ');
-}
 
 describe('sensor report PDF', () => {
   const ctx = useTestApp({ uploadDir });
