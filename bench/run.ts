@@ -12,13 +12,14 @@ import { benchConsoleWeight, type PageLoad } from './console-weight.bench';
 import { benchFleet, fleetsFromEnv } from './fleet.bench';
 import { benchHistory } from './history.bench';
 import { benchIngest } from './ingest.bench';
+import { pushFigures } from './push.bench';
 import { reportFigures } from './report.bench';
 
 const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 /**
- * `npm run bench -- api` (or `BENCH_ONLY=api`; ingest, alarm, history, console, api, fleet; a
- * comma list) runs only those parts. `fleet` runs only when named.
+ * `npm run bench -- api` (or `BENCH_ONLY=api`; ingest, alarm, history, console, api, fleet, report,
+ * push; a comma list) runs only those parts. `fleet`, `report` and `push` run only when named.
  */
 const only = new Set(
   (process.argv[2] ?? process.env.BENCH_ONLY ?? 'ingest,alarm,history,console,api')
@@ -61,6 +62,7 @@ async function main() {
   if (only.has('api')) await apiFigures();
   if (only.has('fleet')) await fleetFigures();
   if (only.has('report')) await reportFigures();
+  if (only.has('push')) await pushFigures();
 }
 
 /** Not in the default set: it provisions tens of thousands of devices (see fleet.bench.ts). */

@@ -40,6 +40,8 @@ export default defineConfig({
     proxy: {
       '/api': { target: server, changeOrigin: true, ws: true },
       '/device': { target: server, changeOrigin: true },
+      // The open API and its document (the API document tab reads /open/v1/openapi.json).
+      '/open': { target: server, changeOrigin: true },
     },
   },
 });

@@ -68,6 +68,9 @@ export default async function setup(project: TestProject) {
       DATA_DIR: dataDir,
       SMTP_URL: smtp.url,
       LOG_LEVEL: 'warn',
+      // Push docking's receiver runs in the spec on this machine (specs/push-docking.spec.ts).
+      PUSH_ALLOW_HOSTS: '127.0.0.1',
+      PUSH_POLL_MS: '500',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -12,6 +12,7 @@ import { alarmRoutes } from './modules/alarms/alarms.routes';
 import { auditRoutes } from './modules/audit/audit.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { billingRoutes } from './modules/billing/billing.routes';
+import { creditRoutes } from './modules/billing/credits.routes';
 import { calibrationRoutes } from './modules/calibration/calibration.routes';
 import { companyRoutes } from './modules/companies/companies.routes';
 import { companyAdminRoutes } from './modules/companies/company-admin.routes';
@@ -22,6 +23,7 @@ import { deliveryRoutes } from './modules/delivery/delivery.routes';
 import type { DeliveryWorker } from './modules/delivery/delivery-worker';
 import { deviceRoutes } from './modules/devices/devices.routes';
 import { equipmentRoutes } from './modules/equipment/equipment.routes';
+import { exportProgressRoutes } from './modules/export-progress/export-progress.routes';
 import { feedbackRoutes } from './modules/feedback/feedback.routes';
 import { fileRoutes } from './modules/files/files.routes';
 import { groupRoutes } from './modules/groups/groups.routes';
@@ -32,6 +34,7 @@ import { JobQueue } from './modules/jobs/job-queue';
 import { liveRoutes } from './modules/live/live.routes';
 import { LiveHub } from './modules/live/live-hub';
 import { startLiveRelay } from './modules/live/live-relay';
+import { logisticsRoutes } from './modules/logistics/logistics.routes';
 import { noticeRoutes } from './modules/notices/notices.routes';
 import { createMailer } from './modules/notify/mailer';
 import { openRoutes } from './modules/open-api/open.routes';
@@ -47,6 +50,9 @@ import { parameterRoutes } from './modules/parameters/parameters.routes';
 import { ParameterService } from './modules/parameters/parameters.service';
 import { profileRoutes } from './modules/profile/profile.routes';
 import { wechatAccount } from './modules/profile/wechat-account';
+import { pushDockingRoutes } from './modules/push-docking/push-docking.routes';
+import { PushSender } from './modules/push-docking/push-sender';
+import { PushWorker } from './modules/push-docking/push-worker';
 import { registrationRoutes } from './modules/registration/registration.routes';
 import { registerReportJobs } from './modules/report-tasks/report-run';
 import { reportTaskRoutes } from './modules/report-tasks/report-tasks.routes';
@@ -54,6 +60,8 @@ import { reportRoutes } from './modules/reports/reports.routes';
 import { servicePeriodRoutes } from './modules/service-periods/service-periods.routes';
 import { signatureRoutes } from './modules/signature/signature.routes';
 import { statisticsRoutes } from './modules/statistics/statistics.routes';
+import { metricsRoutes } from './modules/system/metrics.routes';
+import { databaseReadiness, type Readiness } from './modules/system/readiness.routes';
 import { APP_VERSION, systemRoutes } from './modules/system/system.routes';
 import { userRoutes } from './modules/users/users.routes';
 import { recordRoutePermissions, registerAuth } from './plugins/auth';
@@ -80,6 +88,10 @@ declare module 'fastify' {
     delivery: DeliveryWorker;
     /** The database job queue (modules/jobs); run-server.ts starts it (tests call `runDue`). */
     jobs: JobQueue;
+    /** Push docking's delivery worker (modules/push-docking); run-server.ts starts it (tests call `runDue`). */
+    push: PushWorker;
+    /** `/readyz`: database, migrations and MQTT broker (modules/system/readiness.ts); run-server.ts attaches the broker. */
+    readiness: Readiness;
   }
 }
 
@@ -184,6 +196,7 @@ export async function buildApp({
   });
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
 
+  app.decorate('readiness', databaseReadiness(database.db, config));
   await app.register(systemRoutes, { config });
   await app.register(datavRoutes);
   const mailer = createMailer(config.smtpUrl, config.mailFrom);
@@ -227,6 +240,7 @@ export async function buildApp({
     mktActivationEnergyKj: config.mktActivationEnergyKj,
   });
   await app.register(billingRoutes, { prices: config.prices });
+  await app.register(creditRoutes);
   await app.register(servicePeriodRoutes);
   await app.register(parameterRoutes);
   await app.register(httpIngestRoutes);
@@ -246,6 +260,23 @@ export async function buildApp({
     ratePerMinute: config.openApiRatePerMinute,
     mktActivationEnergyKj: config.mktActivationEnergyKj,
   });
+  app.decorate(
+    'push',
+    new PushWorker(
+      database.db,
+      secrets,
+      PushSender.fromAllowList(config.push.allowHosts, config.push.timeoutMs),
+      config.push,
+      app.log,
+      clock,
+    ),
+  );
+  const stopNotingIngest = app.ingest.onCommitted(() => app.push.noteIngest());
+  app.addHook('onClose', async () => {
+    stopNotingIngest();
+    await app.push.stop();
+  });
+  await app.register(pushDockingRoutes, { box: secrets, worker: app.push });
   app.decorate('jobs', new JobQueue(database.db, app.log, { clock }));
   registerReportJobs({
     db: database.db,
@@ -271,6 +302,10 @@ export async function buildApp({
   await app.register(operationReportRoutes, { queue: app.jobs, uploadDir: config.uploadDir });
   await app.register(statisticsRoutes);
   await app.register(dataCenterRoutes, { uploadDir: config.uploadDir });
+  await app.register(exportProgressRoutes);
+  await app.register(logisticsRoutes);
+  // Last: it hooks its counters into ingest, the alarm engine and delivery (modules/system/metrics.ts).
+  await app.register(metricsRoutes, { token: config.metricsToken });
 
   await registerConsole(app, config.webDist);
   app.addHook('onClose', async () => {

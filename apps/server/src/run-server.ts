@@ -68,6 +68,8 @@ export async function runServer(config: Config, database: Database) {
   app.alarmFollowUps.start(FOLLOW_UP_POLL_MS);
   // Scheduled and queued background jobs, once across instances (modules/jobs): backup tasks.
   app.jobs.start(JOB_POLL_MS);
+  // Push docking: routes its outbox and sends deliveries, once across instances (modules/push-docking).
+  app.push.start();
 
   const broker =
     config.mqttPort === null
@@ -87,6 +89,9 @@ export async function runServer(config: Config, database: Database) {
           throw new ConfigError(`Could not connect to MQTT_URL (${config.mqttUrl}): ${error.message}`);
         })
     : null;
+  // `/readyz` answers 503 until the broker is attached, and while it is down (modules/system/readiness.ts).
+  if (broker) app.readiness.attachBroker(() => broker.listening());
+  if (external) app.readiness.attachBroker(() => external.client.connected);
   /** Devices first (no new readings), then HTTP and sockets (waiting for queued writes), then the database. */
   const shutdown = async () => {
     await broker?.close();

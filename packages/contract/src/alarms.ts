@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ExportProgressField } from './export-progress';
 import { EpochMs, MAX_INSTANT_MS } from './rules';
 import type { SensorEquipmentView } from './sensor-equipment';
 import { SignPasswordField } from './signature';
@@ -269,6 +270,7 @@ export const ExportAlarmsRequest = z
     /** IANA zone the times in the file are written in; UTC when absent. */
     timeZone: z.string().max(64).refine(isTimeZone, { error: 'rule.timeZone' }).optional(),
     signPassword: SignPasswordField,
+    progressId: ExportProgressField,
   })
   .refine((r) => r.endTime > r.startTime, { error: 'rule.timeRange', path: ['endTime'] })
   .refine((r) => r.endTime - r.startTime <= ALARM_EXPORT_MAX_DAYS * 86_400_000, {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ExportProgressField } from './export-progress';
 import { EpochMs, MAX_INSTANT_MS } from './rules';
 import { SignPasswordField } from './signature';
 
@@ -107,6 +108,7 @@ const ExportPeriod = {
   timeZone: z.string().trim().max(64).refine(isTimeZone, { error: 'rule.timeZone' }).optional(),
   /** Needed while the company's audit signature is on (docs/decisions.md). */
   signPassword: SignPasswordField,
+  progressId: ExportProgressField,
 };
 
 function isTimeZone(zone: string): boolean {
@@ -235,6 +237,7 @@ export const auditActionTitles: Record<string, { en: string; cn: string }> = {
   'order.cancel': { en: 'Cancel order', cn: '取消订单' },
   'order.approve': { en: 'Approve order', cn: '审核通过订单' },
   'order.reject': { en: 'Reject order', cn: '驳回订单' },
+  'credit.exportLedger': { en: 'Export message credit ledger', cn: '导出消息余额流水' },
   'device.pushParameters': { en: 'Push device parameters', cn: '下发设备参数' },
   'device.parametersApplied': { en: 'Device applied parameters', cn: '设备已应用参数' },
   'report.sensorReport': { en: 'Generate sensor report', cn: '生成传感器报告' },
@@ -242,7 +245,14 @@ export const auditActionTitles: Record<string, { en: string; cn: string }> = {
   'openApi.createKey': { en: 'Create open API key', cn: '创建开放接口密钥' },
   'openApi.revokeKey': { en: 'Revoke open API key', cn: '吊销开放接口密钥' },
   'openApi.setDevices': { en: 'Set open devices of a key', cn: '设置密钥的开放设备' },
+  'push.saveUrl': { en: 'Save push address', cn: '保存推送地址' },
+  'push.setDevices': { en: 'Set devices of a push address', cn: '设置推送地址的设备' },
+  'push.testUrl': { en: 'Test push address', cn: '测试推送地址' },
+  'push.stopUrl': { en: 'Stop push address', cn: '停止推送地址' },
   'statistics.export': { en: 'Export statistics', cn: '导出统计数据' },
+  'logisticsAddress.add': { en: 'Add logistics address', cn: '新增物流地址' },
+  'logisticsAddress.edit': { en: 'Edit logistics address', cn: '编辑物流地址' },
+  'logisticsAddress.delete': { en: 'Delete logistics address', cn: '删除物流地址' },
 };
 
 /** Names of the kinds of thing an audited action changes. */
@@ -263,4 +273,5 @@ export const auditTargetTitles: Record<string, { en: string; cn: string }> = {
   auditLog: { en: 'Audit trail', cn: '审计追踪' },
   order: { en: 'Order', cn: '订单' },
   report: { en: 'Report', cn: '报告' },
+  logisticsAddress: { en: 'Logistics address', cn: '物流地址' },
 };

@@ -108,3 +108,18 @@ export interface ScreenOverview {
   /** Alarms raised and resolved per UTC day, oldest first, today last. */
   trend: { date: string; alarms: number; resolved: number }[];
 }
+
+/**
+ * `/api/datav/redeemTicket` (public): the one-time ticket of `/api/datav/getEncryptionUser`,
+ * exchanged once within its 5 minutes for a session of the user who asked for it, so a data
+ * view opened from the header's shortcut (this console's /screen in another browser, or a
+ * `dataViewPath` on another site whose server redeems it) never carries the console's token.
+ */
+export const RedeemTicketRequest = z.object({
+  ticket: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_-]{20,100}$/, { error: 'rule.ticket' }),
+  platform: z.coerce.number().int().min(1).max(3).default(1),
+});
+export type RedeemTicketRequest = z.input<typeof RedeemTicketRequest>;

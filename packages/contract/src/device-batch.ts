@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ExportProgressField } from './export-progress';
 import { MAX_INSTANT_MS } from './rules';
 import { SignPasswordField } from './signature';
 
@@ -75,6 +76,7 @@ export const ExportDataRequest = z
     /** IANA zone the times in the file are written in; UTC when absent. */
     timeZone: z.string().trim().max(64).refine(isTimeZone, { error: 'rule.timeZone' }).optional(),
     signPassword: SignPasswordField,
+    progressId: ExportProgressField,
   })
   .refine((r) => r.endTime > r.startTime, { error: 'rule.timeRange', path: ['endTime'] })
   .refine((r) => r.endTime - r.startTime <= EXPORT_MAX_DAYS * 86_400_000, {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AuditExportFormats } from './audit';
 import { CertificateUrl, INSTITUTION_MAX } from './calibration';
+import { ExportProgressField } from './export-progress';
 import { UPLOAD_URL_PREFIX } from './profile';
 import { MAX_INSTANT_MS } from './rules';
 import { SignPasswordField } from './signature';
@@ -456,6 +457,7 @@ const ExportFields = {
   /** IANA zone the times in the file are written in; UTC when absent. */
   timeZone: z.string().trim().max(64).refine(isTimeZone, { error: 'rule.timeZone' }).optional(),
   signPassword: SignPasswordField,
+  progressId: ExportProgressField,
 };
 
 /** `/api/equipment/exportEquipment`: the list with its filters, in the list's order. */

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { AlarmEndReasons, type AlarmRecordView, AlarmTypes } from './alarms';
+import type { HistoryData } from './devices';
 import { EpochMs } from './rules';
 
 const Id = z.coerce.string().regex(/^[1-9]\d{0,15}$/, { error: 'rule.id' });
@@ -109,6 +111,118 @@ export const OpenAlarmsQuery = z
     path: ['endTime'],
   });
 export type OpenAlarmsQuery = z.infer<typeof OpenAlarmsQuery>;
+
+/*
+ * The answers of the `/open/v1` calls as zod schemas: they describe the `data` of each answer in
+ * the OpenAPI document (apps/server/src/plugins/openapi-document-open.ts) and are never used to
+ * check or shape an answer, so the server's output stays exactly as it is.
+ */
+
+const WireId = z.string().meta({ description: 'Decimal id, as a string (ids may exceed 2^53)' });
+const EpochMsOut = z.number().int().meta({ description: 'Epoch milliseconds' });
+
+/** A page of a list (API.md "Lists"), as `Page<T>`. */
+function pageOf<T extends z.ZodType>(item: T) {
+  return z.object({
+    list: z.array(item),
+    total: z.number().int().meta({ description: 'Items matching, over all pages' }),
+    pageNum: z.number().int(),
+    pageSize: z.number().int(),
+  });
+}
+
+/** A sensor (channel) of `GET /open/v1/devices`, with its latest reading. */
+export const OpenSensorView = z.object({
+  id: WireId,
+  channel: z.number().int(),
+  name: z.string(),
+  type: z.string().meta({ description: 'Quantity measured, e.g. temperature, humidity' }),
+  unit: z.string(),
+  value: z.number().nullable().meta({ description: 'Latest reading; null before the first' }),
+  updateTime: EpochMsOut.nullable().meta({ description: 'Time of the latest reading (epoch ms)' }),
+});
+export type OpenSensorView = z.infer<typeof OpenSensorView>;
+
+/** A device of `GET /open/v1/devices`. */
+export const OpenDeviceView = z.object({
+  id: WireId,
+  serial: z.string(),
+  name: z.string(),
+  state: z.number().int().meta({
+    description: '1 normal, 2 alarm, 3 abnormal, 4 offline, 5 in service, 6 disposed',
+  }),
+  sensors: z.array(OpenSensorView),
+});
+export type OpenDeviceView = z.infer<typeof OpenDeviceView>;
+
+export const OpenDevicesPage = pageOf(OpenDeviceView);
+export type OpenDevicesPage = z.infer<typeof OpenDevicesPage>;
+
+/** `GET /open/v1/sensors/{sensorId}/readings`: the console's `HistoryData`. */
+export const OpenReadingsView = z.object({
+  points: z.array(z.tuple([EpochMsOut, z.number()])).meta({
+    description: '[time in epoch ms, value] pairs, oldest first',
+  }),
+  min: z.number().nullable(),
+  max: z.number().nullable(),
+  avg: z.number().nullable(),
+  mkt: z.number().nullable().meta({ description: 'Mean kinetic temperature; null for other quantities' }),
+});
+export type OpenReadingsView = z.infer<typeof OpenReadingsView>;
+
+/** An alarm record of `GET /open/v1/alarms`: the console's `AlarmRecordView`. */
+export const OpenAlarmRecord = z.object({
+  id: WireId,
+  deviceId: WireId,
+  deviceSerial: z.string(),
+  deviceName: z.string(),
+  sensorId: WireId.nullable(),
+  channelName: z.string().nullable(),
+  settingId: WireId.nullable(),
+  alarmType: z.enum(AlarmTypes),
+  level: z.number().int(),
+  alarmTime: EpochMsOut,
+  content: z.object({ cn: z.string(), en: z.string() }),
+  count: z.number().int(),
+  lastValue: z.number().nullable().meta({ description: 'The latest reading of the excursion' }),
+  peakValue: z.number().nullable().optional(),
+  lateBySeconds: z.number().nullable().optional().meta({
+    description: 'Found in late data: seconds between the reading and its arrival; null when live',
+  }),
+  resolveState: z.number().int().meta({
+    description: '1 pending, 2 in progress, 3 resolved, 4 expired, 5 normalized',
+  }),
+  resolverId: WireId.nullable(),
+  resolverName: z.string().nullable().optional(),
+  resolveTime: EpochMsOut.nullable(),
+  resolveType: z.string().nullable(),
+  cause: z.string().nullable(),
+  action: z.string().nullable(),
+  endTime: EpochMsOut.nullable(),
+  endReason: z.enum(AlarmEndReasons).nullable().optional(),
+  endedById: WireId.nullable().optional(),
+  endedByName: z.string().nullable().optional(),
+});
+export type OpenAlarmRecord = z.infer<typeof OpenAlarmRecord>;
+
+export const OpenAlarmsPage = pageOf(OpenAlarmRecord);
+export type OpenAlarmsPage = z.infer<typeof OpenAlarmsPage>;
+
+/**
+ * Compile-time check that the console answers these calls pass on fit the documented shapes:
+ * a field added to `HistoryData` or `AlarmRecordView` needs its place in the schemas above.
+ */
+export type OpenAnswersFit = [
+  Fits<HistoryData, OpenReadingsView>,
+  Fits<OpenReadingsView, HistoryData>,
+  NoneLeft<Exclude<keyof HistoryData, keyof OpenReadingsView>>,
+  Fits<AlarmRecordView, OpenAlarmRecord>,
+  Fits<OpenAlarmRecord, AlarmRecordView>,
+  // Assignability allows extra fields: a field of the console's view missing here fails this.
+  NoneLeft<Exclude<keyof AlarmRecordView, keyof OpenAlarmRecord>>,
+];
+type Fits<A extends B, B> = [A, B];
+type NoneLeft<K extends never> = K;
 
 /**
  * The text an open-API request signs (API.md "Open API"): method, path with its query string,

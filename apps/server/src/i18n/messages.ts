@@ -4,14 +4,18 @@ import { alarmsLabels, alarmsMessages } from './catalogues/alarms';
 import { auditLabels, auditMessages } from './catalogues/audit';
 import { billingLabels, billingMessages } from './catalogues/billing';
 import { calibrationLabels, calibrationMessages } from './catalogues/calibration';
+import { creditsMessages, creditsRouteLabels } from './catalogues/credits';
 import { dataCenterMessages, dataCenterRouteLabels } from './catalogues/data-center';
 import { datavRouteLabels } from './catalogues/datav';
 import { devicesLabels, devicesMessages } from './catalogues/devices';
 import { equipmentLabels, equipmentMessages, equipmentRouteLabels } from './catalogues/equipment';
+import { exportProgressLabels, exportProgressMessages } from './catalogues/export-progress';
+import { logisticsMessages, logisticsRouteLabels } from './catalogues/logistics';
 import { openApiMessages, openApiRouteLabels } from './catalogues/open-api';
 import { operationReportsLabels, operationReportsMessages } from './catalogues/operation-reports';
 import { orgLabels, orgMessages } from './catalogues/org';
 import { profileLabels, profileMessages } from './catalogues/profile';
+import { pushDockingMessages, pushDockingRouteLabels } from './catalogues/push-docking';
 import { reportTasksLabels, reportTasksMessages, reportTasksRouteLabels } from './catalogues/report-tasks';
 import { reportsLabels, reportsMessages } from './catalogues/reports';
 import { signatureLabels, signatureMessages } from './catalogues/signature';
@@ -38,8 +42,12 @@ export const messages = {
   ...reportsMessages,
   ...operationReportsMessages,
   ...openApiMessages,
+  ...pushDockingMessages,
   ...statisticsMessages,
+  ...exportProgressMessages,
   ...dataCenterMessages,
+  ...creditsMessages,
+  ...logisticsMessages,
   OK: { en: 'Success', cn: '操作成功' },
   LOGIN_EXPIRED: { en: 'Login expired, please log in again', cn: '登录已过期，请重新登录' },
   LOGIN_FAILED: { en: 'Account or password is incorrect', cn: '账号或密码错误' },
@@ -253,6 +261,7 @@ export const areaFieldLabels = {
   reports: reportsLabels,
   operationReports: operationReportsLabels,
   statistics: statisticsLabels,
+  exportProgress: exportProgressLabels,
 };
 
 /** Field labels used by validation messages, so that the message names the field as a user knows it. */
@@ -283,6 +292,9 @@ export const routeFieldLabels: Record<string, Record<string, Record<WireLanguage
   ...datavRouteLabels,
   ...dataCenterRouteLabels,
   ...openApiRouteLabels,
+  ...pushDockingRouteLabels,
+  ...creditsRouteLabels,
+  ...logisticsRouteLabels,
 };
 
 export function fieldLabel(path: string, language: WireLanguage, route?: string): string {

@@ -28,6 +28,13 @@ describe('configuration', () => {
     expect(() => loadConfig({ REPORT_ATTACH_MAX_BYTES: '-1' })).toThrow(/REPORT_ATTACH_MAX_BYTES/);
   });
 
+  it('turns /metrics on only with a METRICS_TOKEN of at least 16 characters', () => {
+    expect(loadConfig({}).metricsToken).toBeUndefined();
+    expect(loadConfig({ METRICS_TOKEN: '' }).metricsToken).toBeUndefined();
+    expect(loadConfig({ METRICS_TOKEN: 'a'.repeat(16) }).metricsToken).toBe('a'.repeat(16));
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN/);
+  });
+
   it('names the variable when a value is wrong', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ MQTT_PORT: '70000' })).toThrow(/MQTT_PORT/);

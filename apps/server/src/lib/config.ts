@@ -13,6 +13,7 @@ import type { WhatsappCloudConfig } from '../modules/delivery/channels/whatsapp-
 import type { DeliveryOptions } from '../modules/delivery/delivery-worker';
 import type { DeviceLimits } from '../modules/ingest/device-limits';
 import type { WechatAccountConfig } from '../modules/profile/wechat-account';
+import type { PushOptions } from '../modules/push-docking/push-options';
 import { parseFrameAncestors } from '../plugins/security-headers';
 import { parseTrustProxy, type TrustProxy } from './trust-proxy';
 
@@ -64,6 +65,12 @@ const EnvSchema = z.object({
     .min(32, { error: 'must be at least 32 characters (e.g. `openssl rand -hex 32`)' })
     .optional(),
   OPEN_API_RATE_PER_MINUTE: z.coerce.number().int().positive().default(600),
+  PUSH_ALLOW_HOSTS: z.string().default(''),
+  PUSH_POLL_MS: z.coerce.number().int().positive().default(2000),
+  PUSH_RETRY_BASE_MS: z.coerce.number().int().positive().default(10_000),
+  PUSH_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  PUSH_LEASE_MS: z.coerce.number().int().positive().default(60_000),
+  PUSH_STOP_AFTER_HOURS: z.coerce.number().positive().default(24),
   MQTT_MAX_PACKET_BYTES: z.coerce.number().int().min(1024).max(268_435_455).default(1_048_576),
   DEVICE_MESSAGES_PER_MINUTE: z.coerce.number().int().positive().default(120),
   DEVICE_CONNECTS_PER_MINUTE: z.coerce.number().int().positive().default(10),
@@ -111,6 +118,11 @@ const EnvSchema = z.object({
   STARTER_CREDITS: z.coerce.number().int().min(0).max(1_000_000).default(100),
   MAP_TILE_URL: z.string().default(''),
   PUBLIC_MQTT_URL: z.string().url().optional(),
+  // Empty counts as unset (`METRICS_TOKEN=` in a compose file); a short token is guessable.
+  METRICS_TOKEN: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.string().min(16, { error: 'must be at least 16 characters (e.g. `openssl rand -hex 24`)' }).optional(),
+  ),
   TRUST_PROXY: z
     .string()
     .default('')
@@ -166,6 +178,8 @@ export interface Config {
   openApiRatePerMinute: number;
   /** What one device may send and when (modules/ingest/device-limits.ts). */
   deviceLimits: DeviceLimits;
+  /** Push docking's delivery worker (modules/push-docking). */
+  push: PushOptions;
   contact: { phone: string; email: string; address: string };
   /** Alarm message delivery (modules/delivery). */
   delivery: DeliveryOptions;
@@ -200,6 +214,8 @@ export interface Config {
   trustProxy: TrustProxy;
   /** Origins that may frame the full-screen dashboards; empty = none (plugins/security-headers.ts). */
   dashboardFrameAncestors: string[];
+  /** Bearer token `/metrics` requires; unset = `/metrics` off (404) (modules/system/metrics.routes.ts). */
+  metricsToken?: string;
 }
 
 export class ConfigError extends Error {}
@@ -246,6 +262,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     reportAttachMaxBytes: e.REPORT_ATTACH_MAX_BYTES,
     secretKey: e.SECRET_KEY,
     openApiRatePerMinute: e.OPEN_API_RATE_PER_MINUTE,
+    push: {
+      allowHosts: e.PUSH_ALLOW_HOSTS,
+      pollMs: e.PUSH_POLL_MS,
+      retryBaseMs: e.PUSH_RETRY_BASE_MS,
+      retryMaxMs: Math.max(e.PUSH_RETRY_BASE_MS, 3_600_000),
+      timeoutMs: e.PUSH_TIMEOUT_MS,
+      leaseMs: Math.max(e.PUSH_LEASE_MS, e.PUSH_TIMEOUT_MS * 2),
+      stopAfterMs: e.PUSH_STOP_AFTER_HOURS * 3_600_000,
+      pauseFactor: 9,
+    },
     deviceLimits: {
       window: {
         maxAheadMs: e.DEVICE_CLOCK_AHEAD_SECONDS * 1000,
@@ -293,6 +319,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicMqttUrl: e.PUBLIC_MQTT_URL,
     trustProxy: e.TRUST_PROXY,
     dashboardFrameAncestors: e.DASHBOARD_FRAME_ANCESTORS,
+    metricsToken: e.METRICS_TOKEN,
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
     whatsappProvider: e.WHATSAPP_PROVIDER,
     whatsappCloud:

@@ -1,14 +1,17 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getAlarmDetail, pageAlarms } from '../modules/alarms/alarms.service';
 import { alarmRecords, alarmSettings } from '../modules/alarms/alarms.table';
+import { getCreditBalance, pageLedger } from '../modules/billing/credits.service';
 import { getUserPowers, listUserCompanies } from '../modules/companies/companies.service';
 import { alarmChart, companyDataInfo } from '../modules/companies/home-overview';
 import { pageFiles } from '../modules/data-center/data-center.service';
 import { screenOverview } from '../modules/datav/screen-overview';
+import { grantCredit } from '../modules/delivery/credits.service';
 import { getDeviceDetail, pageDevices } from '../modules/devices/device-views';
 import { pageEquipment } from '../modules/equipment/equipment.service';
 import { pagePatrolPlans } from '../modules/equipment/equipment-patrols.service';
 import { pageTypes } from '../modules/equipment/equipment-types.service';
+import { pageAddresses } from '../modules/logistics/addresses.service';
 import { createNotice, listNotices } from '../modules/notices/notices.service';
 import { pageKeys } from '../modules/open-api/open-api-keys.service';
 import {
@@ -20,6 +23,7 @@ import {
   operationReportTasks,
 } from '../modules/operation-reports/operation-reports.table';
 import { editableDevices, visibleDevices } from '../modules/org/access';
+import { pagePushUrls } from '../modules/push-docking/push-views.service';
 import { pageRuns, pageTasks } from '../modules/report-tasks/report-tasks.service';
 import { reportRuns, reportTasks } from '../modules/report-tasks/report-tasks.table';
 import { companyStatistics } from '../modules/statistics/statistics.service';
@@ -94,6 +98,7 @@ describe('statements per page-load call', () => {
         .returning();
       if (i === 0) alarmId = String(record!.id);
     }
+    await grantCredit(db, company.id, 10, 'starter credit');
     const text = { en: 'Calibration due', cn: '校准到期' };
     for (let i = 0; i < 3; i++) {
       await createNotice(db, {
@@ -269,6 +274,15 @@ describe('statements per page-load call', () => {
           () => pageKeys(db, companyId, { pageNum: 1, pageSize: 20 }),
           (page) => expect(page).toMatchObject({ list: [], total: 0 }),
         ),
+        pagePushUrls: await count(
+          () => pagePushUrls(db, companyId, { pageNum: 1, pageSize: 20 }),
+          (page) => expect(page).toMatchObject({ list: [], total: 0 }),
+        ),
+        // Logistics addresses (modules/logistics), each with its receiving company inside the row.
+        pageAddresses: await count(
+          () => pageAddresses(db, companyId, { pageNum: 1, pageSize: 20, keyword: 'dock', region: 'North' }),
+          (page) => expect(page).toMatchObject({ list: [], total: 0 }),
+        ),
         // The data screen's whole first paint (modules/datav): counts, departments, alarms, sensors, trend.
         screenOverview: await count(
           () => screenOverview(db, auth, { trendDays: 30 }, now),
@@ -299,6 +313,15 @@ describe('statements per page-load call', () => {
             ),
           (figures) => expect(figures.alarms?.total).toBe(4),
         ),
+        // The expense management page (modules/billing/credits.service.ts).
+        creditBalance: await count(
+          () => getCreditBalance(db, companyId),
+          (balance) => expect(balance).toEqual({ balance: 10, currency: 'credit' }),
+        ),
+        pageCreditLedger: await count(
+          () => pageLedger(db, auth, { pageNum: 1, pageSize: 20, kind: 'grant' }),
+          (page) => expect(page.list.map((r) => r.reason)).toEqual(['starter credit']),
+        ),
       };
       expect(counts).toEqual({
         pageDevices: 1,
@@ -320,11 +343,15 @@ describe('statements per page-load call', () => {
         pageEquipmentTypes: 1,
         pagePatrolPlans: 1,
         pageOpenApiKeys: 1,
+        pagePushUrls: 1,
+        pageAddresses: 1,
         screenOverview: 1,
         pageReportTasks: 1,
         pageReportRuns: 1,
         pageReportFiles: 1,
         statistics: 1,
+        creditBalance: 1,
+        pageCreditLedger: 1,
       });
     });
   }
@@ -373,6 +400,26 @@ describe('statements per page-load call', () => {
       await textsOf([
         () => pageOperationRuns(db, auth, { pageNum: 1, pageSize: 20 }),
         () => pageOperationRuns(db, auth, { pageNum: 2, pageSize: 5, taskId: '7', status: 'done' }),
+      ]),
+    ).toBe(1);
+    expect(
+      await textsOf([
+        () => pageAddresses(db, companyId, { pageNum: 1, pageSize: 20 }),
+        () => pageAddresses(db, companyId, { pageNum: 2, pageSize: 5, keyword: 'x', region: 'North' }),
+      ]),
+    ).toBe(1);
+    expect(
+      await textsOf([
+        () => pageLedger(db, auth, { pageNum: 1, pageSize: 20 }),
+        () =>
+          pageLedger(db, auth, {
+            pageNum: 2,
+            pageSize: 5,
+            kind: 'debit',
+            channel: 'sms',
+            startTime: 1,
+            endTime: Date.now(),
+          }),
       ]),
     ).toBe(1);
   });

@@ -53,6 +53,14 @@ export const accountMessages = {
     cn: '该账号因 12 个月未登录已注销，请联系客服',
   },
   PASSWORD_RENEWAL_SAVED: { en: 'Password renewal setting saved', cn: '密码定期修改设置已保存' },
+  DATA_VIEW_TICKET_INVALID: {
+    en: 'This data screen link is invalid, used or older than 5 minutes; open the data screen again from the console',
+    cn: '该数据大屏链接无效、已使用或已超过 5 分钟，请从控制台重新打开数据大屏',
+  },
+  'rule.ticket': {
+    en: '{field} is not a valid data screen ticket',
+    cn: '{field}不是有效的数据大屏票据',
+  },
   'rule.addressCode': {
     en: '{field}: enter the 10-character code of the login link',
     cn: '{field}：请输入登录链接中的 10 位代码',

@@ -33,6 +33,8 @@ export class AlarmEvaluator implements BatchEvaluator {
   readonly rules = new AlarmRuleCache();
   private readonly raisedListeners = new Set<() => void>();
   private readonly stopListening: (() => void)[];
+  /** Told how long judging an ingest batch took, in seconds (modules/system/metrics.ts). */
+  observeJudging: (seconds: number) => void = () => {};
 
   constructor(
     private readonly db: Db,
@@ -82,9 +84,11 @@ export class AlarmEvaluator implements BatchEvaluator {
       try {
         const written = await this.db.transaction(async (tx) => {
           const result = await write(tx);
+          const judging = performance.now();
           await this.evaluateReadings(tx, result.committed, pushes).catch((reason: unknown) => {
             throw new EvaluationFailed(reason);
           });
+          if (result.committed.length > 0) this.observeJudging((performance.now() - judging) / 1000);
           return result;
         });
         await this.deliver(pushes);

@@ -11,6 +11,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ok } from '../../lib/envelope';
 import { actorOf, requireCompany, requirePermission } from '../../plugins/auth';
 import { sendDownload } from '../audit/export-file';
+import { trackExport } from '../export-progress/export-progress.service';
 import { visibleDevices } from '../org/access';
 import { exportAlarms } from './alarm-export';
 import {
@@ -83,13 +84,15 @@ export const alarmRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/alarm/exportAlarms',
     { ...canView, schema: { body: ExportAlarmsRequest } },
     async (request, reply) => {
-      const file = await exportAlarms(
-        app.db,
-        actorOf(request),
-        request.auth.userId,
-        visibleDevices(request.auth),
-        request.body,
-        request.language,
+      const file = await trackExport(app.db, request.auth.userId, request.body.progressId, () =>
+        exportAlarms(
+          app.db,
+          actorOf(request),
+          request.auth.userId,
+          visibleDevices(request.auth),
+          request.body,
+          request.language,
+        ),
       );
       return sendDownload(reply, file);
     },

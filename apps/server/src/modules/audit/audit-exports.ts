@@ -52,6 +52,7 @@ const METHODS: Texts = {
   code: { en: 'Verification code', cn: '验证码登录' },
   addressCode: { en: 'Address code', cn: '地址码登录' },
   qr: { en: 'QR code', cn: '扫码登录' },
+  ticket: { en: 'Data screen ticket', cn: '数据大屏票据登录' },
 };
 
 /** The reasons `recordLoginAttempt` is given by the login calls; others pass through as written. */
@@ -66,6 +67,7 @@ const REASONS: Texts = {
   cancelled: { en: 'Account cancelled', cn: '账号已注销' },
   'password renewal due': { en: 'Password renewal due', cn: '需要更换密码' },
   'invalid address code': { en: 'Invalid address code', cn: '地址码无效' },
+  'invalid ticket': { en: 'Invalid or expired data screen ticket', cn: '数据大屏票据无效或已过期' },
   'abnormal login, no code channel': {
     en: 'Abnormal login, no way to send a code',
     cn: '异常登录，无法发送验证码',

@@ -8,6 +8,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ok } from '../../lib/envelope';
 import { actorOf, requireCompany, requirePermission } from '../../plugins/auth';
+import { trackExport } from '../export-progress/export-progress.service';
 import { recordExportPdf } from '../reports/report-files.service';
 import { authorizeExport, type Signature, signerOf } from '../signature/signature.service';
 import { pageOperationLog, recordAudit, verifyAuditChain } from './audit.service';
@@ -69,9 +70,8 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
     { ...canExport, schema: { body: ExportOperationLogRequest } },
     async (request, reply) => {
       const signature = await authorizeExport(app.db, signerOf(request), request.body.signPassword);
-      return sendDownload(
-        reply,
-        await auditExport(
+      const file = await trackExport(app.db, request.auth.userId, request.body.progressId, async () =>
+        auditExport(
           request,
           'audit.exportOperationLog',
           request.body,
@@ -79,6 +79,7 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
           signature,
         ),
       );
+      return sendDownload(reply, file);
     },
   );
 
@@ -99,10 +100,10 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       // One's own history is not company data (not audited), but it is an export all the same.
       await authorizeExport(app.db, signerOf(request), request.body.signPassword);
-      return sendDownload(
-        reply,
-        await exportLoginLog(app.db, { userId: request.auth.userId }, request.body, request.language),
+      const file = await trackExport(app.db, request.auth.userId, request.body.progressId, () =>
+        exportLoginLog(app.db, { userId: request.auth.userId }, request.body, request.language),
       );
+      return sendDownload(reply, file);
     },
   );
 
@@ -126,9 +127,8 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
     { ...canExport, schema: { body: ExportLoginLogRequest } },
     async (request, reply) => {
       const signature = await authorizeExport(app.db, signerOf(request), request.body.signPassword);
-      return sendDownload(
-        reply,
-        await auditExport(
+      const file = await trackExport(app.db, request.auth.userId, request.body.progressId, async () =>
+        auditExport(
           request,
           'audit.exportLoginLog',
           request.body,
@@ -141,6 +141,7 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
           signature,
         ),
       );
+      return sendDownload(reply, file);
     },
   );
 };

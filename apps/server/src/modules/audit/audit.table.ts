@@ -49,7 +49,7 @@ export const loginLog = pgTable(
     companyId: bigint('company_id', { mode: 'number' }),
     account: text('account').notNull(),
     platform: smallint('platform').notNull(),
-    /** password | code | addressCode | qr */
+    /** password | code | addressCode | qr | ticket */
     method: text('method').notNull(),
     /** 1 success, 0 failure */
     status: smallint('status').notNull(),

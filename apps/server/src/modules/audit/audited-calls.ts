@@ -45,6 +45,14 @@ export const AUDITED_CALLS: Record<string, AuditCoverage> = {
   '/api/openApi/createKey': { actions: ['openApi.createKey'] },
   '/api/openApi/revokeKey': { actions: ['openApi.revokeKey'] },
   '/api/openApi/setDevices': { actions: ['openApi.setDevices'] },
+  // Push docking
+  '/api/push/saveUrl': { actions: ['push.saveUrl'] },
+  '/api/push/setDevices': { actions: ['push.setDevices'] },
+  '/api/push/testUrl': { actions: ['push.testUrl'] },
+  '/api/push/stopUrl': { actions: ['push.stopUrl'] },
+  // Logistics addresses
+  '/api/logistics/saveAddress': { actions: ['logisticsAddress.add', 'logisticsAddress.edit'] },
+  '/api/logistics/deleteAddress': { actions: ['logisticsAddress.delete'] },
   // Data report backup tasks
   '/api/report/saveTask': { actions: ['reportTask.add', 'reportTask.edit'] },
   '/api/report/deleteTask': { actions: ['reportTask.delete'] },
@@ -102,6 +110,7 @@ export const AUDITED_CALLS: Record<string, AuditCoverage> = {
   '/api/device/monitoringDevicePay': { actions: ['order.renewal'] },
   '/api/device/monitoringDeviceRecovery': { actions: ['order.recovery'] },
   '/api/order/cancelOrder': { actions: ['order.cancel'] },
+  '/api/credit/exportLedger': { actions: ['credit.exportLedger'] },
   '/api/device/pushParameters': { actions: ['device.pushParameters'] },
   '/api/device/readParameters': {
     exempt: 'asks the device for its current parameters; nothing on the device or its record changes',

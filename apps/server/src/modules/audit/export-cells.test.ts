@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test/build-app';
 import { buildCompany, buildDevice, login } from '../../test/factories';
 import { alarmRecords } from '../alarms/alarms.table';
+import { buildNotification } from '../billing/credits-test-support';
+import { grantCredit, reserveCredit } from '../delivery/credits.service';
 import { devices, sensors } from '../devices/devices.table';
 import { equipment, equipmentRecords, equipmentTypes } from '../equipment/equipment.table';
 import { readings } from '../telemetry/readings.table';
@@ -136,6 +138,10 @@ describe('every export writes hostile text as text', () => {
       details: { unit: HOSTILE.unit, person: HOSTILE.user, cause: HOSTILE.cause, repaired: false },
       createdBy: company.admin.id,
     });
+    // The credit ledger (modules/billing): a grant's reason and the device a message paid for.
+    await grantCredit(ctx.app.db, company.id, 10, HOSTILE.reason);
+    const paid = await buildNotification(ctx.app.db, company.id, Number(device.id), company.admin.id, 'sms');
+    await reserveCredit(ctx.app.db, company.id, paid.notificationId, 'sms', 1);
     return { company, token, device, equipmentId: String(item!.id) };
   }
 
@@ -172,6 +178,7 @@ describe('every export writes hostile text as text', () => {
       body: () => ({ ...period, chart: 'availability', timeZone: 'UTC' }),
       carries: [HOSTILE.device],
     },
+    '/api/credit/exportLedger': { body: () => ({}), carries: [HOSTILE.device, HOSTILE.reason] },
   };
 
   /** Calls that hand back a file made earlier and kept: a backup run's (written by the exports above), a report's PDF. */
@@ -182,7 +189,8 @@ describe('every export writes hostile text as text', () => {
   ]);
 
   /** Calls whose names speak of exports but that answer an envelope, not a file. */
-  const NOT_FILES = new Set(['/api/personnel/setExportExcel']);
+  // The export flag, and the figure a waiting export dialog polls: neither answers a file.
+  const NOT_FILES = new Set(['/api/personnel/setExportExcel', '/api/export/progress']);
 
   it('knows every call of the route table that answers a file', () => {
     const fileCalls = [...ctx.app.routePermissions.values()]

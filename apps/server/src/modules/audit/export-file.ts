@@ -1,6 +1,7 @@
-import { PassThrough } from 'node:stream';
 import type { AuditExportFormat, WireLanguage } from '@coldchain/contract';
 import type { FastifyReply } from 'fastify';
+import { reportExportRows } from '../export-progress/export-progress.service';
+import { writeXlsx } from './xlsx-writer';
 
 /** One column of an export: its header (already in the caller's language) and its cell text. */
 export interface ExportColumn<Row> {
@@ -49,44 +50,30 @@ function csvCell(value: string | number): string {
 function toCsv<Row>(columns: ExportColumn<Row>[], rows: Row[]): Buffer {
   const lines = [columns.map((c) => csvCell(c.header)).join(',')];
   for (const row of rows) lines.push(columns.map((c) => csvCell(c.value(row))).join(','));
+  // CSV is written in one go (a fraction of a second even for the largest export).
+  reportExportRows(rows.length, rows.length);
   // The byte-order mark makes Excel read the file as UTF-8 (Chinese headers and names).
   return Buffer.from(`\uFEFF${lines.join('\r\n')}\r\n`, 'utf8');
 }
 
 async function toXlsx<Row>(sheetName: string, columns: ExportColumn<Row>[], rows: Row[]): Promise<Buffer> {
-  // Loaded at the first xlsx export, not at start: about 30 MB and a second of loading that most
-  // runs never use (docs/performance.md, "Start and memory").
-  const { default: ExcelJS } = await import('exceljs');
-  // The streaming writer: each row is written to the zip as it is added and then dropped, so a
-  // month of 100 sensors (288 000 rows) takes seconds and tens of MB, not minutes and gigabytes
-  // as the in-memory workbook did (docs/benchmarks.md, "Reports and exports").
-  const chunks: Buffer[] = [];
-  const sink = new PassThrough();
-  sink.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
-    stream: sink,
-    useStyles: true,
-    useSharedStrings: false,
-  });
-  workbook.created = new Date();
-  const sheet = workbook.addWorksheet(sheetName.slice(0, 31), { views: [{ state: 'frozen', ySplit: 1 }] });
-  sheet.columns = columns.map((c, i) => ({
-    header: String(spreadsheetCell(c.header)),
-    key: `c${i}`,
-    width: c.width ?? 18,
-  }));
-  sheet.getRow(1).font = { bold: true };
-  sheet.getRow(1).commit();
-  for (const row of rows) sheet.addRow(columns.map((c) => spreadsheetCell(c.value(row)))).commit();
-  sheet.commit();
-  await workbook.commit();
-  return Buffer.concat(chunks);
+  // SpreadsheetML written directly (xlsx-writer.ts): a month of 100 sensors (288 000 rows) in
+  // about a second of writing and tens of MB (docs/benchmarks.md, "Reports and exports").
+  return writeXlsx(
+    sheetName,
+    columns.map((c) => ({ header: String(spreadsheetCell(c.header)), width: c.width ?? 18 })),
+    (function* cells() {
+      for (const row of rows) yield columns.map((c) => spreadsheetCell(c.value(row)));
+    })(),
+    (written) => reportExportRows(written, rows.length),
+  );
 }
 
 /**
  * A PDF through the one PDF writer (reports/pdf-writer.ts): the title, when it was made and how
  * many rows, then the table with its header on every page, and the fingerprint in each footer.
- * Cells are printed as text, so no formula guard is needed; loaded at the first PDF like exceljs.
+ * Cells are printed as text, so no formula guard is needed; loaded at the first PDF (pdfkit and
+ * its font are heavy, and most runs never print).
  */
 async function toPdf<Row>(
   title: string,
@@ -99,23 +86,26 @@ async function toPdf<Row>(
     import('../../i18n/catalogues/reports'),
   ]);
   const texts = reportTexts.exportTitle;
-  const pdf = await renderPdf({
-    language,
-    title,
-    // Exports are wide tables: above five columns the page is turned sideways.
-    landscape: columns.length > 5,
-    header: [
-      [texts.generatedAt[language], `${formatInstant(Date.now())} UTC`],
-      [texts.rows[language], String(rows.length)],
-    ],
-    sections: [
-      {
-        kind: 'table',
-        columns: columns.map((c) => ({ header: c.header, weight: c.width ?? 18 })),
-        rows: rows.map((row) => columns.map((c) => String(c.value(row)))),
-      },
-    ],
-  });
+  const pdf = await renderPdf(
+    {
+      language,
+      title,
+      // Exports are wide tables: above five columns the page is turned sideways.
+      landscape: columns.length > 5,
+      header: [
+        [texts.generatedAt[language], `${formatInstant(Date.now())} UTC`],
+        [texts.rows[language], String(rows.length)],
+      ],
+      sections: [
+        {
+          kind: 'table',
+          columns: columns.map((c) => ({ header: c.header, weight: c.width ?? 18 })),
+          rows: rows.map((row) => columns.map((c) => String(c.value(row)))),
+        },
+      ],
+    },
+    reportExportRows,
+  );
   return { body: pdf.bytes, fingerprint: pdf.fingerprint };
 }
 

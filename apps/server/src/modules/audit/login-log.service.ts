@@ -12,7 +12,7 @@ export interface LoginAttempt {
   userId: number | null;
   companyId: number | null;
   platform: number;
-  method: 'password' | 'code' | 'addressCode' | 'qr';
+  method: 'password' | 'code' | 'addressCode' | 'qr' | 'ticket';
   success: boolean;
   reason?: string;
   ip: string;

@@ -6,6 +6,7 @@ import {
   PASSWORD_RENEWAL_DAYS,
   PasswordRenewalRequest,
   QrTicketRequest,
+  RedeemTicketRequest,
   UpdatePasswordRequest,
   type WireLanguage,
 } from '@coldchain/contract';
@@ -21,6 +22,7 @@ import { issueAddressCode, loginWithAddressCode } from './address-code.service';
 import type { AuthRoutesOptions } from './auth.routes';
 import type { LoginOutcome } from './auth.service';
 import { confirmTicket, createTicket, pollTicket, scanTicket } from './qr-login.service';
+import { loginWithTicket } from './ticket-login.service';
 import { updatePassword } from './update-password.service';
 
 /**
@@ -68,6 +70,22 @@ export const loginSecurityRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = asy
       ),
       request.language,
     ),
+  );
+  // The data-screen shortcut's one-time ticket (docs/API.md "Data screens").
+  app.post(
+    '/api/datav/redeemTicket',
+    { config: loginLimit, schema: { body: RedeemTicketRequest } },
+    async (request) =>
+      loginAnswer(
+        await loginWithTicket(
+          app.db,
+          request.body.ticket,
+          request.body.platform,
+          ip(request),
+          options.sessionIdleMs,
+        ),
+        request.language,
+      ),
   );
   app.post('/api/loginCode/createAddressCode', async (request) =>
     ok(await issueAddressCode(app.db, request.auth.userId, request.auth.companyId)),

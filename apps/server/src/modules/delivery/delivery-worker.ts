@@ -89,6 +89,8 @@ export class DeliveryWorker {
   private running: Promise<void> | null = null;
   private again = false;
   private started = false;
+  /** Told each recorded outcome (modules/system/metrics.ts). */
+  observeOutcome: (channel: string, outcome: string) => void = () => {};
 
   constructor(
     private readonly db: Db,
@@ -244,6 +246,7 @@ export class DeliveryWorker {
       );
       return;
     }
+    this.observeOutcome(row.channel, outcome.status);
     if (FINAL_UNSENT.includes(outcome.status)) await refundCredit(this.db, row.companyId, row.id);
   }
 

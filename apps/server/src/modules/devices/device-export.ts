@@ -5,6 +5,7 @@ import { AppError } from '../../lib/app-error';
 import { type Actor, recordAudit } from '../audit/audit.service';
 import { buildExportFile, type ExportColumn, type ExportFile } from '../audit/export-file';
 import { recordExportPdf } from '../reports/report-files.service';
+import { instantFormatter } from '../reports/report-time';
 import { hiddenRanges } from '../service-periods/hidden-ranges';
 import { inRanges } from '../service-periods/time-ranges';
 import type { Signature } from '../signature/signature.service';
@@ -40,21 +41,6 @@ interface ExportLine {
   unit: string;
 }
 
-/** `2026-05-01 08:00:00` in `timeZone` (spec section 9: year-month-day hour:minute:second). */
-function timeFormatter(timeZone: string) {
-  const format = new Intl.DateTimeFormat('sv-SE', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    hourCycle: 'h23',
-  });
-  return (date: Date) => format.format(date);
-}
-
 /**
  * `/api/device/exportData` (spec sections 2, 5 and 6): the stored readings of the selected devices
  * over a period, one row per reading, as xlsx or csv. Only devices the caller may see, and only
@@ -83,44 +69,43 @@ export async function exportDeviceData(
   const [total] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from (${source}) r`);
   const n = Number(total?.n ?? 0);
   if (n > EXPORT_MAX_ROWS) throw new AppError('EXPORT_TOO_LARGE', { count: n });
-  const stored = (
-    await queryRows<{ sensor_id: string | number; ms: number; value: number }>(
-      db,
-      sql`select sensor_id, (extract(epoch from ts) * 1000)::float8 as ms, value from (${source}) r order by sensor_id, ts`,
-    )
-  ).map((r) => ({ sensorId: Number(r.sensor_id), ts: new Date(Math.round(r.ms)), value: r.value }));
+  // One row per sensor with its readings as two arrays, in time order: the embedded database
+  // hands over 100 rows of arrays three times faster than 288 000 rows (docs/benchmarks.md).
+  const perSensor = await queryRows<{ sensor_id: string | number; ms: number[]; v: number[] }>(
+    db,
+    sql`select sensor_id, array_agg((extract(epoch from ts) * 1000)::float8 order by ts) as ms,
+          array_agg(value order by ts) as v
+        from (${source}) r group by sensor_id`,
+  );
+  const readingsOf = new Map(perSensor.map((r) => [Number(r.sensor_id), r]));
 
-  const sensorById = new Map(sensorRows.map((s) => [s.id, s]));
   // Readings of a lapsed service period stay out until a recovery order covers them
   // (docs/decisions.md, "Data recovery").
   const hidden = await hiddenRanges(db, deviceIds);
-  const values = stored.filter((r) => {
-    const ranges = hidden.get(sensorById.get(r.sensorId)!.deviceId) ?? [];
-    return !inRanges(ranges, r.ts.getTime());
-  });
-  const deviceById = new Map(rows.map((d) => [d.id, d]));
-  const deviceOrder = new Map(rows.map((d, i) => [d.id, i]));
-  const time = timeFormatter(input.timeZone ?? 'UTC');
-  const lines = values
-    .map((r) => ({ reading: r, sensor: sensorById.get(r.sensorId)! }))
-    .sort(
-      (a, b) =>
-        deviceOrder.get(a.sensor.deviceId)! - deviceOrder.get(b.sensor.deviceId)! ||
-        a.sensor.channel - b.sensor.channel ||
-        a.reading.ts.getTime() - b.reading.ts.getTime(),
-    )
-    .map(({ reading, sensor }) => {
-      const device = deviceById.get(sensor.deviceId)!;
-      return {
-        serial: device.serial,
-        device: device.name,
-        channel: sensor.channel,
-        sensor: sensor.name,
-        time: time(reading.ts),
-        value: reading.value,
-        unit: sensor.unit,
-      } satisfies ExportLine;
-    });
+  const time = instantFormatter(input.timeZone ?? 'UTC');
+  // Devices in the order chosen, each device's sensors by channel, each sensor's readings by time.
+  const lines: ExportLine[] = [];
+  for (const device of rows) {
+    const ranges = hidden.get(device.id) ?? [];
+    for (const sensor of sensorRows) {
+      if (sensor.deviceId !== device.id) continue;
+      const readings = readingsOf.get(sensor.id);
+      if (!readings) continue;
+      for (let i = 0; i < readings.ms.length; i++) {
+        const ms = Math.round(Number(readings.ms[i]));
+        if (ranges.length && inRanges(ranges, ms)) continue;
+        lines.push({
+          serial: device.serial,
+          device: device.name,
+          channel: sensor.channel,
+          sensor: sensor.name,
+          time: time(ms),
+          value: Number(readings.v[i]),
+          unit: sensor.unit,
+        });
+      }
+    }
+  }
 
   const day = (ms: number) => new Date(ms).toISOString().slice(0, 10).replaceAll('-', '');
   const baseName = `device-data-${day(input.startTime)}-${day(input.endTime)}`;

@@ -16,6 +16,7 @@ import { ok } from '../../lib/envelope';
 import { idFromWire, idToWire } from '../../lib/ids';
 import { type Auth, actorOf, requirePermission } from '../../plugins/auth';
 import { sendDownload } from '../audit/export-file';
+import { trackExport } from '../export-progress/export-progress.service';
 import { assertGroupFitsDevice } from '../groups/groups.service';
 import { assertDepartmentInScope, editableDevices, visibleDevices } from '../org/access';
 import { authorizeExport, signerOf } from '../signature/signature.service';
@@ -172,13 +173,15 @@ export const deviceRoutes: FastifyPluginAsyncZod<{ mktActivationEnergyKj: number
       const actor = actorOf(request);
       // The export flag and the company's audit signature come before any data is read.
       const signature = await authorizeExport(app.db, signerOf(request), request.body.signPassword);
-      const file = await exportDeviceData(
-        app.db,
-        actor,
-        visibleDevices(request.auth),
-        request.body,
-        request.language,
-        signature,
+      const file = await trackExport(app.db, request.auth.userId, request.body.progressId, () =>
+        exportDeviceData(
+          app.db,
+          actor,
+          visibleDevices(request.auth),
+          request.body,
+          request.language,
+          signature,
+        ),
       );
       return sendDownload(reply, file);
     },

@@ -18,6 +18,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ok } from '../../lib/envelope';
 import { actorOf, requirePermission } from '../../plugins/auth';
 import { sendDownload } from '../audit/export-file';
+import { trackExport } from '../export-progress/export-progress.service';
 import { signerOf } from '../signature/signature.service';
 import { DEFAULT_ACTIVATION_ENERGY_KJ } from '../telemetry/mkt';
 import { equipmentDetail, pageEquipment, saveEquipment, sensorOptions } from './equipment.service';
@@ -123,13 +124,15 @@ export const equipmentRoutes: FastifyPluginAsyncZod<{
     async (request, reply) =>
       sendDownload(
         reply,
-        await exportEquipment(
-          app.db,
-          actorOf(request),
-          request.auth,
-          signerOf(request),
-          request.body,
-          request.language,
+        await trackExport(app.db, request.auth.userId, request.body.progressId, () =>
+          exportEquipment(
+            app.db,
+            actorOf(request),
+            request.auth,
+            signerOf(request),
+            request.body,
+            request.language,
+          ),
         ),
       ),
   );
@@ -139,13 +142,15 @@ export const equipmentRoutes: FastifyPluginAsyncZod<{
     async (request, reply) =>
       sendDownload(
         reply,
-        await exportRecords(
-          app.db,
-          actorOf(request),
-          request.auth,
-          signerOf(request),
-          request.body,
-          request.language,
+        await trackExport(app.db, request.auth.userId, request.body.progressId, () =>
+          exportRecords(
+            app.db,
+            actorOf(request),
+            request.auth,
+            signerOf(request),
+            request.body,
+            request.language,
+          ),
         ),
       ),
   );

@@ -28,6 +28,8 @@ export interface EmbeddedBroker {
   publish(topic: string, payload: string): void;
   /** Drops a device's connection, e.g. after its key was rotated. */
   disconnect(serial: string): void;
+  /** Whether its port still accepts connections (`/readyz`). */
+  listening(): boolean;
   close(): Promise<void>;
 }
 
@@ -101,6 +103,7 @@ export async function startEmbeddedBroker(
       const client = (broker as unknown as { clients: Record<string, { close(): void }> }).clients[serial];
       client?.close();
     },
+    listening: () => server.listening && !broker.closed,
     close: () =>
       new Promise<void>((resolve) => {
         // Aedes closes the devices' connections; the listener then closes.

@@ -70,6 +70,8 @@ export class IngestService {
   /** Batches committed whose messages are not answered yet. */
   private settling = 0;
   private readonly listeners = new Set<CommittedListener>();
+  /** Told each committed transaction's messages and newly stored readings (modules/system/metrics.ts). */
+  observeBatch: (messages: number, stored: number) => void = () => {};
   private readonly eventListeners = new Set<EventListener>();
 
   /** Messages per device and minute, shared by MQTT and HTTP. */
@@ -222,6 +224,7 @@ export class IngestService {
       const { results, committed } = this.evaluator
         ? await this.evaluator.writeAndEvaluate(write)
         : await this.db.transaction(write);
+      this.observeBatch(batch.length, committed.length);
       answers.push(() => {
         for (const [i, job] of batch.entries()) job.resolve(results[i]!);
         if (committed.length > 0) this.notify(committed);

@@ -54,6 +54,13 @@ export class LiveHub {
     });
   }
 
+  /** Open sockets on this instance (read when metrics are scraped). */
+  socketCount(): number {
+    let count = 0;
+    for (const set of this.byUser.values()) count += set.size;
+    return count;
+  }
+
   /** Sends to every open socket of the given users on this instance only; returns how many it reached. */
   push(userIds: Iterable<number>, message: LiveMessage): number {
     const text = JSON.stringify(message);

@@ -1,8 +1,12 @@
 import {
   type AlarmRecordView,
+  OpenAlarmsPage,
   OpenAlarmsQuery,
+  OpenDevicesPage,
   OpenDevicesQuery,
+  type OpenDeviceView,
   OpenReadingsQuery,
+  OpenReadingsView,
   OpenSensorParams,
 } from '@coldchain/contract';
 import { and, eq } from 'drizzle-orm';
@@ -15,6 +19,7 @@ import { pageAlarms } from '../alarms/alarms.service';
 import { pageDevices } from '../devices/device-views';
 import { devices, sensors } from '../devices/devices.table';
 import { getHistoryData } from '../telemetry/history.service';
+import { openCallDocs } from './open-calls.doc';
 import { logOpenCall, type OpenCaller, verifyOpenRequest } from './open-signature';
 
 declare module 'fastify' {
@@ -57,31 +62,45 @@ export const openRoutes: FastifyPluginAsyncZod<{
     }).catch((err: unknown) => request.log.warn({ err }, 'open API: usage log write failed'));
   });
 
-  app.get('/open/v1/devices', { schema: { querystring: OpenDevicesQuery } }, async (request) => {
-    const page = await pageDevices(app.db, request.openCaller.scope, request.query);
-    return ok({
-      ...page,
-      list: page.list.map((d) => ({
-        id: d.id,
-        serial: d.serial,
-        name: d.name,
-        state: d.state,
-        sensors: d.sensors.map((s) => ({
-          id: s.id,
-          channel: s.channel,
-          name: s.name,
-          type: s.type,
-          unit: s.unit,
-          value: s.value,
-          updateTime: s.updateTime,
-        })),
-      })),
-    });
-  });
+  // `openApiData` documents the answer only (plugins/openapi-document-open.ts): no `schema.response`,
+  // which would make the zod serializer check and re-shape every answer.
+  app.get(
+    '/open/v1/devices',
+    {
+      schema: { querystring: OpenDevicesQuery, ...openCallDocs.devices },
+      config: { openApiData: OpenDevicesPage },
+    },
+    async (request) => {
+      const page = await pageDevices(app.db, request.openCaller.scope, request.query);
+      return ok({
+        ...page,
+        list: page.list.map(
+          (d): OpenDeviceView => ({
+            id: d.id,
+            serial: d.serial,
+            name: d.name,
+            state: d.state,
+            sensors: d.sensors.map((s) => ({
+              id: s.id,
+              channel: s.channel,
+              name: s.name,
+              type: s.type,
+              unit: s.unit,
+              value: s.value,
+              updateTime: s.updateTime,
+            })),
+          }),
+        ),
+      });
+    },
+  );
 
   app.get(
     '/open/v1/sensors/:sensorId/readings',
-    { schema: { params: OpenSensorParams, querystring: OpenReadingsQuery } },
+    {
+      schema: { params: OpenSensorParams, querystring: OpenReadingsQuery, ...openCallDocs.readings },
+      config: { openApiData: OpenReadingsView },
+    },
     async (request) => {
       // A sensor of a device not opened to the key (or of no device at all): no permission, as API.md says.
       const [opened] = await app.db
@@ -101,15 +120,22 @@ export const openRoutes: FastifyPluginAsyncZod<{
     },
   );
 
-  app.get('/open/v1/alarms', { schema: { querystring: OpenAlarmsQuery } }, async (request) => {
-    const page = await pageAlarms(
-      app.db,
-      request.openCaller.companyId,
-      request.openCaller.scope,
-      request.query,
-    );
-    return ok({ ...page, list: page.list satisfies AlarmRecordView[] });
-  });
+  app.get(
+    '/open/v1/alarms',
+    {
+      schema: { querystring: OpenAlarmsQuery, ...openCallDocs.alarms },
+      config: { openApiData: OpenAlarmsPage },
+    },
+    async (request) => {
+      const page = await pageAlarms(
+        app.db,
+        request.openCaller.companyId,
+        request.openCaller.scope,
+        request.query,
+      );
+      return ok({ ...page, list: page.list satisfies AlarmRecordView[] });
+    },
+  );
 };
 
 declare module 'fastify' {

@@ -111,6 +111,15 @@ describe('cross-company matrix', () => {
       '/api/equipment/batchTransfer',
       '/api/equipment/savePatrolPlan',
       '/api/equipment/pagePatrolRounds',
+      '/api/openApi/revokeKey',
+      '/api/openApi/setDevices',
+      '/api/openApi/pageUsage',
+      '/api/push/setDevices',
+      '/api/push/testUrl',
+      '/api/push/stopUrl',
+      '/api/push/pageDeliveries',
+      '/api/logistics/addressDetail',
+      '/api/logistics/deleteAddress',
     ]) {
       expect(notExercised).not.toContain(url);
     }
@@ -125,5 +134,62 @@ describe('cross-company matrix', () => {
       a.companyId,
     );
     expect(JSON.stringify(response.body)).toContain('OWN-A fridge');
+  });
+
+  it("the probe can see a leak of open-API keys: A's key list and usage log show A's marked key", async () => {
+    const keys = await callRoute(
+      ctx.app,
+      '/api/openApi/pageKeys',
+      { pageNum: 1, pageSize: 20 },
+      token,
+      a.companyId,
+    );
+    expect(JSON.stringify(keys.body)).toContain('OWN-A key');
+    const usage = await callRoute(
+      ctx.app,
+      '/api/openApi/pageUsage',
+      { id: String(a.openApiKeyId), pageNum: 1, pageSize: 20 },
+      token,
+      a.companyId,
+    );
+    expect(JSON.stringify(usage.body)).toContain('probe=OWN-A');
+  });
+
+  it("the probe can see a leak of push docking: A's address list and deliveries show A's marked address", async () => {
+    const urls = await callRoute(
+      ctx.app,
+      '/api/push/pageUrls',
+      { pageNum: 1, pageSize: 20 },
+      token,
+      a.companyId,
+    );
+    expect(JSON.stringify(urls.body)).toContain('OWN-A push');
+    const deliveries = await callRoute(
+      ctx.app,
+      '/api/push/pageDeliveries',
+      { id: String(a.pushUrlId), pageNum: 1, pageSize: 20 },
+      token,
+      a.companyId,
+    );
+    expect(JSON.stringify(deliveries.body)).toContain('OWN-A refused');
+  });
+
+  it("the probe can see a leak of the credit ledger: A's ledger shows A's marked grant and device", async () => {
+    const ledger = await callRoute(ctx.app, '/api/credit/pageLedger', { pageNum: 1 }, token, a.companyId);
+    expect(JSON.stringify(ledger.body)).toContain('OWN-A grant');
+    expect(JSON.stringify(ledger.body)).toContain('OWN-A fridge');
+  });
+
+  it("the probe can see a leak of logistics addresses: A's list and detail show A's marked address", async () => {
+    const list = await callRoute(ctx.app, '/api/logistics/pageAddresses', { pageNum: 1 }, token, a.companyId);
+    expect(JSON.stringify(list.body)).toContain('OWN-A warehouse');
+    const detail = await callRoute(
+      ctx.app,
+      '/api/logistics/addressDetail',
+      { id: String(a.logisticsAddressId) },
+      token,
+      a.companyId,
+    );
+    expect(JSON.stringify(detail.body)).toContain('OWN-A contact');
   });
 });

@@ -15,11 +15,16 @@ import {
 } from '../../test/factories';
 import { alarmRecords, alarmSettings } from '../alarms/alarms.table';
 import { recordAudit } from '../audit/audit.service';
+import { buildNotification } from '../billing/credits-test-support';
 import { companies } from '../companies/companies.table';
+import { grantCredit, reserveCredit } from '../delivery/credits.service';
 import { sensors } from '../devices/devices.table';
 import { equipment, equipmentTypes, patrolPlans } from '../equipment/equipment.table';
 import { deviceGroups } from '../groups/groups.table';
+import { logisticsAddresses } from '../logistics/addresses.table';
 import { notices } from '../notices/notices.table';
+import { openApiKeyDevices, openApiKeys, openApiUsage } from '../open-api/open-api.table';
+import { pushBindings, pushDeliveries, pushUrls } from '../push-docking/push-docking.table';
 import { reportFiles } from '../reports/report-files.table';
 import { users } from '../users/users.table';
 import { insertAdminRole } from './company-setup';
@@ -39,6 +44,8 @@ export const PUBLIC_CALLS: ReadonlySet<string> = new Set([
   'POST /api/system/clientConfig',
   'POST /api/doLogin',
   'POST /api/doLoginCode',
+  // The data-screen ticket: the ticket itself is the credential (auth/ticket-login.service.ts).
+  'POST /api/datav/redeemTicket',
   'POST /api/getInternationalAreaCode',
   'POST /api/qrLogin/createTicket',
   'POST /api/qrLogin/pollTicket',
@@ -74,6 +81,7 @@ export const ANY_MEMBER_CALLS: ReadonlyMap<string, string> = new Map([
   ['POST /api/personnel/setExportExcel', 'company administrators only, checked in the call'],
   ['POST /api/user/userInfo', 'own account'],
   ['POST /api/user/personalInfo', 'own account'],
+  ['POST /api/export/progress', 'own exports only: the export call itself was checked'],
   ['POST /api/user/updateUserInfo', 'own account'],
   ['POST /api/register/modifyInformation', 'own account: completes it after registering'],
   ['POST /api/user/setSignPassword', 'own account'],
@@ -142,6 +150,12 @@ export interface CompanyIds {
   patrolPlanId: number;
   /** The fingerprint of a generated report of the company (modules/reports). */
   reportFingerprint: string;
+  /** An open-API key of the company, opened to its device, with a call in its usage log. */
+  openApiKeyId: number;
+  /** A push address of the company, bound to its device, with a delivery (modules/push-docking). */
+  pushUrlId: number;
+  /** A logistics address of the company, its name and contact carrying the marker (modules/logistics). */
+  logisticsAddressId: number;
 }
 
 /**
@@ -286,6 +300,65 @@ export async function buildCompanyWithEverything(app: FastifyInstance, marker: s
     generatedBy: company.admin.id,
     generatedByName: `${marker} admin`,
   });
+  // An open-API key (modules/open-api): its name and its logged call carry the marker, so a key
+  // list or usage log of another company that showed them would be caught.
+  const [openApiKey] = await db
+    .insert(openApiKeys)
+    .values({
+      companyId: company.id,
+      name: `${marker} key`,
+      appKey: `ak_${marker.replace(/\W/g, '').toLowerCase()}${now.getTime()}`,
+      secretSealed: 'not-a-sealed-secret',
+      createdBy: company.admin.id,
+    })
+    .returning();
+  await db.insert(openApiKeyDevices).values({ keyId: openApiKey!.id, deviceId: Number(device.id) });
+  await db.insert(openApiUsage).values({
+    keyId: openApiKey!.id,
+    method: 'GET',
+    path: `/open/v1/devices?probe=${marker}`,
+    httpStatus: 200,
+    msgCode: 200,
+    durationMs: 1,
+  });
+  // A push address (modules/push-docking): its name and its delivery's error carry the marker.
+  const [pushUrl] = await db
+    .insert(pushUrls)
+    .values({
+      companyId: company.id,
+      name: `${marker} push`,
+      url: `https://push.example.com/${marker.replace(/\W/g, '')}`,
+      events: ['reading'],
+      state: 2,
+      secretSealed: 'not-a-sealed-secret',
+      createdBy: company.admin.id,
+    })
+    .returning();
+  await db.insert(pushBindings).values({ urlId: pushUrl!.id, deviceId: Number(device.id) });
+  await db.insert(pushDeliveries).values({
+    urlId: pushUrl!.id,
+    event: 'test',
+    body: '{}',
+    items: 0,
+    status: 'failed',
+    error: `${marker} refused`,
+  });
+  // Message credit (modules/billing): a grant naming the marker and a message paid for by an
+  // alarm of the marked device, so the ledger and its export would show a leak.
+  await grantCredit(db, company.id, 10, `${marker} grant`);
+  const paid = await buildNotification(db, company.id, Number(device.id), member.id, 'sms');
+  await reserveCredit(db, company.id, paid.notificationId, 'sms', 1);
+  // A logistics address (modules/logistics): its name and contact carry the marker.
+  const [logisticsAddress] = await db
+    .insert(logisticsAddresses)
+    .values({
+      companyId: company.id,
+      name: `${marker} warehouse`,
+      contact: `${marker} contact`,
+      phone: '13900000000',
+      address: `${marker} dock`,
+    })
+    .returning();
   // A login of the member puts a login-log row and a session in place too.
   await login(app, member.account);
   return {
@@ -309,6 +382,9 @@ export async function buildCompanyWithEverything(app: FastifyInstance, marker: s
     equipmentId: fridge!.id,
     patrolPlanId: patrolPlan!.id,
     reportFingerprint,
+    openApiKeyId: openApiKey!.id,
+    pushUrlId: pushUrl!.id,
+    logisticsAddressId: logisticsAddress!.id,
   };
 }
 
@@ -393,6 +469,9 @@ function candidates(ids: CompanyIds): Record<string, unknown[]> {
     ids.equipmentId,
     ids.equipmentTypeId,
     ids.patrolPlanId,
+    ids.openApiKeyId,
+    ids.pushUrlId,
+    ids.logisticsAddressId,
   ].map(s);
   const now = Date.now();
   return {

@@ -51,10 +51,25 @@ describe('permission matrix', () => {
       const unknown = route.tags.filter((t) => !(AuthTags as readonly string[]).includes(t));
       if (unknown.length > 0) problems.push(`${key} requires unknown tags ${unknown}`);
     }
+    // The open API's key calls (modules/open-api): viewing and editing docking, as API.md says.
+    for (const call of ['pageKeys', 'pageUsage'])
+      expect(ctx.app.routePermissions.get(`POST /api/openApi/${call}`)?.tags).toEqual(['docking:view']);
+    for (const call of ['createKey', 'revokeKey', 'setDevices'])
+      expect(ctx.app.routePermissions.get(`POST /api/openApi/${call}`)?.tags).toEqual(['docking:edit']);
     expect(problems).toEqual([]);
     // The walk is real: the calls of this area are in the table with their tags.
     expect(ctx.app.routePermissions.get('POST /api/role/editRole')?.tags).toEqual(['role:edit']);
     expect(ctx.app.routePermissions.get('POST /api/personnel/pageUsers')?.tags).toEqual(['user:view']);
+    // Push docking (modules/push-docking): the same tags as the open API's keys.
+    for (const call of ['pageUrls', 'pageDeliveries'])
+      expect(ctx.app.routePermissions.get(`POST /api/push/${call}`)?.tags).toEqual(['docking:view']);
+    for (const call of ['saveUrl', 'setDevices', 'testUrl', 'stopUrl'])
+      expect(ctx.app.routePermissions.get(`POST /api/push/${call}`)?.tags).toEqual(['docking:edit']);
+    // Logistics addresses (modules/logistics): viewing reads, editing changes.
+    for (const call of ['pageAddresses', 'addressDetail'])
+      expect(ctx.app.routePermissions.get(`POST /api/logistics/${call}`)?.tags).toEqual(['logistics:view']);
+    for (const call of ['saveAddress', 'deleteAddress'])
+      expect(ctx.app.routePermissions.get(`POST /api/logistics/${call}`)?.tags).toEqual(['logistics:edit']);
     expect(tagged().length).toBeGreaterThan(30);
   });
 

@@ -171,7 +171,15 @@ function drawParagraph(doc: Doc, text: string): void {
  * A table across the page width that continues on as many pages as it needs, its header row
  * repeated at the top of each. Cells wrap; a row is never split across pages.
  */
-function drawTable(doc: Doc, columns: PdfColumn[], rows: string[][]): void {
+/** Rows drawn between two pauses of a long table, which let other requests (and progress) through. */
+const ROWS_PER_PAUSE = 2_000;
+
+async function drawTable(
+  doc: Doc,
+  columns: PdfColumn[],
+  rows: string[][],
+  onRows?: (done: number, total: number) => void,
+): Promise<void> {
   const width = doc.page.width - 2 * MARGIN;
   const total = columns.reduce((s, c) => s + (c.weight ?? 1), 0);
   const widths = columns.map((c) => (width * (c.weight ?? 1)) / total);
@@ -231,7 +239,14 @@ function drawTable(doc: Doc, columns: PdfColumn[], rows: string[][]): void {
   ensureRoom(doc, layout(headers, 'bold').height + lineHeight * 2);
   drawRow(headers, 'bold', HEADER_SHADE);
   doc.fillColor('#000');
-  for (const row of rows) drawRow(row, 'regular', null);
+  for (let i = 0; i < rows.length; i++) {
+    drawRow(rows[i]!, 'regular', null);
+    if ((i + 1) % ROWS_PER_PAUSE === 0) {
+      onRows?.(i + 1, rows.length);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+  onRows?.(rows.length, rows.length);
   strokeRules();
   doc.x = MARGIN;
 }
@@ -268,7 +283,11 @@ function drawFooters(doc: Doc, report: PdfReport, fingerprint: string): number {
 }
 
 /** Renders a report to PDF bytes, with its fingerprint on every page. */
-export async function renderPdf(report: PdfReport): Promise<RenderedPdf> {
+export async function renderPdf(
+  report: PdfReport,
+  /** Told how many rows of a table are drawn (export progress); tables pause now and then. */
+  onTableRows?: (done: number, total: number) => void,
+): Promise<RenderedPdf> {
   const fingerprint = reportFingerprint(report);
   const doc = new PDFDocument({
     size: 'A4',
@@ -290,7 +309,7 @@ export async function renderPdf(report: PdfReport): Promise<RenderedPdf> {
     if (section.kind === 'heading') drawHeading(doc, section.text);
     else if (section.kind === 'facts') drawFacts(doc, section.pairs);
     else if (section.kind === 'paragraph') drawParagraph(doc, section.text);
-    else if (section.kind === 'table') drawTable(doc, section.columns, section.rows);
+    else if (section.kind === 'table') await drawTable(doc, section.columns, section.rows, onTableRows);
     else {
       ensureRoom(doc, section.height + 10);
       drawLineChart(doc, { x: MARGIN, y: doc.y, width: doc.page.width - 2 * MARGIN }, section);

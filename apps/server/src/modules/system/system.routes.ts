@@ -4,6 +4,7 @@ import type { Config } from '../../lib/config';
 import { ok } from '../../lib/envelope';
 import { requireCompany, requirePermission } from '../../plugins/auth';
 import { Liveness } from './liveness';
+import { registerReadyz } from './readiness.routes';
 import { issueDataViewTicket } from './tickets.service';
 
 /** The platform's version, as the console and the API document show it. */
@@ -41,6 +42,8 @@ export const systemRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (ap
     if (await liveness.check()) return alive;
     return reply.status(503).send(unavailable);
   });
+  // Readiness adds migrations and the MQTT broker to the database (readiness.ts).
+  registerReadyz(app);
 
   /**
    * What the console needs before login: help address and the sidebar's contact block; plus the

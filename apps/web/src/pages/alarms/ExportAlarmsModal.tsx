@@ -4,6 +4,7 @@ import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { ExportFormatField } from '../../components/ExportFormatField';
 import { ExportPeriodField, initialExportPeriod } from '../../components/ExportPeriodField';
+import { ExportProgress, useExportProgressId } from '../../components/ExportProgress';
 import { SignPasswordField, signedBody, useSignCheck } from '../../signature/SignPasswordField';
 import { saveFile } from '../devices/batch/batch-queries';
 import { useExportAlarms } from './queries';
@@ -36,6 +37,7 @@ export function ExportAlarmsModal({
   const [form] = Form.useForm<Values>();
   const exportAlarms = useExportAlarms();
   const signCheck = useSignCheck();
+  const progress = useExportProgressId();
 
   const submit = async (values: Values) => {
     const [start, end] = values.period ?? [];
@@ -50,6 +52,7 @@ export function ExportAlarmsModal({
             endTime: end.valueOf(),
             format: values.format,
             timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+            progressId: progress.begin(),
           },
           values.signPassword,
         ),
@@ -59,6 +62,8 @@ export function ExportAlarmsModal({
       onClose();
     } catch {
       // Shown by the request wrapper.
+    } finally {
+      progress.end();
     }
   };
 
@@ -97,6 +102,7 @@ export function ExportAlarmsModal({
         {(filters.resolveState || filters.alarmType) && (
           <Alert type="info" showIcon title={t('alarms.export.filtersHint')} />
         )}
+        <ExportProgress progressId={progress.progressId} testId="alarm-export-progress" />
       </Form>
     </Modal>
   );

@@ -108,6 +108,42 @@ describe('alarm record export', () => {
     await waitFor(() => expect(clicks).toEqual(['alarms-20250525-20250601.pdf']));
   });
 
+  it('shows how far a long export has got while the file is made, then saves it', async () => {
+    const asked: unknown[] = [];
+    const server = serve(false, {
+      '/api/export/progress': (body: Record<string, unknown>) => {
+        asked.push(body.progressId);
+        return { phase: 'writing', done: 1200, total: 4800 };
+      },
+    });
+    // The export answers only when the test says so: the dialog waits meanwhile.
+    let release: () => void = () => undefined;
+    const answer = server.getMockImplementation()!;
+    server.mockImplementation(async (input, init) => {
+      if (String(input) !== '/api/alarm/exportAlarms') return answer(input, init);
+      await new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      return csvFile();
+    });
+    renderApp(LIST);
+    await screen.findByTestId('alarm-row-101', {}, { timeout: 8_000 });
+    await userEvent.click(screen.getByTestId('alarm-export-open'));
+    await userEvent.click(await screen.findByLabelText('CSV (.csv)'));
+    await userEvent.click(screen.getByTestId('alarm-export-submit'));
+
+    const progress = await screen.findByTestId('alarm-export-progress', {}, { timeout: 5_000 });
+    expect(progress).toHaveTextContent('Writing the file: 1,200 of 4,800 rows');
+    expect(within(progress).getByRole('progressbar')).toHaveAttribute('aria-valuenow', '25');
+    // The dialog asks about its own export: the id it sent with the request.
+    const sent = bodies(server, '/api/alarm/exportAlarms')[0]!;
+    expect(sent.progressId).toMatch(/^[0-9a-f]{32}$/);
+    expect(asked[0]).toBe(sent.progressId);
+
+    release();
+    await waitFor(() => expect(clicks).toEqual(['alarms-20250525-20250601.csv']));
+  });
+
   it('asks for the signature password when sign check is on, and shows the server’s refusal', async () => {
     const server = serve(true, {
       '/api/alarm/exportAlarms': envelope(null, 500, 'The signature password is incorrect'),

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import type { FileResponse } from '../../api/request';
 import { ExportFormatField } from '../../components/ExportFormatField';
 import { ExportPeriodField, initialExportPeriod } from '../../components/ExportPeriodField';
+import { ExportProgress, useExportProgressId } from '../../components/ExportProgress';
 import { SignPasswordField, signedBody, useSignCheck } from '../../signature/SignPasswordField';
 import { saveFile } from './queries';
 
@@ -48,6 +49,7 @@ export function ExportModal({
   const { message } = App.useApp();
   const [form] = Form.useForm<Values>();
   const signCheck = useSignCheck();
+  const progress = useExportProgressId();
 
   const submit = async (values: Values) => {
     const [start, end] = values.period ?? [];
@@ -61,6 +63,7 @@ export function ExportModal({
             endTime: end.valueOf(),
             format: values.format,
             timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+            progressId: progress.begin(),
           },
           values.signPassword,
         ),
@@ -70,6 +73,8 @@ export function ExportModal({
       onClose();
     } catch {
       // Shown by the request wrapper.
+    } finally {
+      progress.end();
     }
   };
 
@@ -108,6 +113,7 @@ export function ExportModal({
         <Typography.Text type="secondary">
           {t('audit.export.note', { rows: AUDIT_EXPORT_MAX_ROWS.toLocaleString() })}
         </Typography.Text>
+        <ExportProgress progressId={progress.progressId} testId="audit-export-progress" />
       </Form>
     </Modal>
   );

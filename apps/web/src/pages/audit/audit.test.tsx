@@ -193,6 +193,8 @@ describe('login log', () => {
       endTime: expect.any(Number),
       format: 'csv',
       timeZone: expect.any(String),
+      // The id the dialog asks /api/export/progress about while it waits.
+      progressId: expect.stringMatching(/^[0-9a-f]{32}$/),
     });
     // The whole seconds of the picker: 24 hours ending when the dialog opened.
     expect((body.endTime as number) - (body.startTime as number)).toBe(24 * 3_600_000);
@@ -369,6 +371,7 @@ describe('operation log', () => {
       action: 'department.add',
       userId: '7',
       target: '1024',
+      progressId: expect.any(String),
     });
     await waitFor(() => expect(saved).toEqual(['Operation log-20250601-20250602.xlsx']));
   });

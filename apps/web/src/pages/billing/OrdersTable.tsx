@@ -16,11 +16,14 @@ const STATUS_COLORS: Record<number, string> = {
 
 const PAGE_SIZE = 10;
 
-/** The caller's orders of one kind, with their status (spec section 4) and a cancel for pending ones. */
-export function OrdersTable({ kind }: { kind: OrderKind }) {
+/**
+ * The caller's orders (of one kind, or all of them on the expense page), with their status (spec
+ * section 4) and a cancel for pending ones.
+ */
+export function OrdersTable({ kind }: { kind?: OrderKind }) {
   const { t } = useTranslation();
   const [pageNum, setPageNum] = useState(1);
-  const orders = useOrders({ pageNum, pageSize: PAGE_SIZE, kind });
+  const orders = useOrders({ pageNum, pageSize: PAGE_SIZE, ...(kind ? { kind } : {}) });
   const cancel = useCancelOrder();
 
   return (

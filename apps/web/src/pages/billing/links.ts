@@ -19,3 +19,6 @@ export function idsFromSearch(params: URLSearchParams): string[] {
     .map((id) => id.trim())
     .filter((id) => /^[1-9]\d{0,15}$/.test(id));
 }
+
+/** Expense management (menu `addedServices`): the message credit, its ledger and the orders. */
+export const EXPENSES_PATH = '/user/addedServices';

@@ -9,26 +9,33 @@ import {
   Popconfirm,
   Space,
   type TableColumnsType,
+  Tabs,
   Tag,
   Typography,
 } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { DataTable } from '../../components/DataTable';
 import { useHasAuthTag } from '../../session/queries';
 import { formatTime } from '../devices/format';
+import { ApiDocument } from './ApiDocument';
 import { refusalOf, useOpenApiKeys, useRevokeKey } from './api';
 import { CreatedKeyDialog } from './CreatedKeyDialog';
 import { CreateKeyModal } from './CreateKeyModal';
 import { ListProblem } from './ListProblem';
-import { openDeviceUrl } from './paths';
+import { type OpenApiTab, openDeviceUrl } from './paths';
 import { SigningGuide } from './SigningGuide';
 import { UsageDrawer } from './UsageDrawer';
 
-/** `OpenApi`: the company's open-API keys, creating (secret shown once), revoking, usage, signing help. */
+/**
+ * `OpenApi`: the company's open-API keys, creating (secret shown once), revoking, usage, signing
+ * help; and, as a second tab (`?tab=document`), the API document.
+ */
 export default function OpenApiKeysPage() {
   const { t } = useTranslation();
+  const [params, setParams] = useSearchParams();
+  const tab: OpenApiTab = params.get('tab') === 'document' ? 'document' : 'keys';
   const { message } = App.useApp();
   const canEdit = useHasAuthTag('docking:edit');
   const keys = useOpenApiKeys();
@@ -126,44 +133,73 @@ export default function OpenApiKeysPage() {
       <Typography.Title level={2} data-testid="page-title">
         {t('menu.OpenApi')}
       </Typography.Title>
-      <Flex vertical gap="middle">
-        <Card>
-          {refused ? (
-            <ListProblem error={keys.error} onRetry={() => void keys.refetch()} />
-          ) : (
-            <>
-              <Flex justify="space-between" align="center" gap="middle" wrap style={{ marginBottom: 16 }}>
-                {canEdit ? <span /> : <Alert type="info" showIcon title={t('openApi.keys.readOnly')} />}
-                {canEdit && (
-                  <Button
-                    type="primary"
-                    icon={<PlusOutlined />}
-                    onClick={() => setCreating(true)}
-                    data-testid="key-create-open"
-                  >
-                    {t('openApi.keys.create')}
-                  </Button>
-                )}
+      <Tabs
+        activeKey={tab}
+        onChange={(next) => setParams(next === 'document' ? { tab: next } : {})}
+        data-testid="open-api-tabs"
+        items={[
+          {
+            key: 'keys',
+            label: t('openApi.tabs.keys'),
+            children: (
+              <Flex vertical gap="middle">
+                <Card>
+                  {refused ? (
+                    <ListProblem error={keys.error} onRetry={() => void keys.refetch()} />
+                  ) : (
+                    <>
+                      <Flex
+                        justify="space-between"
+                        align="center"
+                        gap="middle"
+                        wrap
+                        style={{ marginBottom: 16 }}
+                      >
+                        {canEdit ? (
+                          <span />
+                        ) : (
+                          <Alert type="info" showIcon title={t('openApi.keys.readOnly')} />
+                        )}
+                        {canEdit && (
+                          <Button
+                            type="primary"
+                            icon={<PlusOutlined />}
+                            onClick={() => setCreating(true)}
+                            data-testid="key-create-open"
+                          >
+                            {t('openApi.keys.create')}
+                          </Button>
+                        )}
+                      </Flex>
+                      {keys.isError ? (
+                        <ListProblem error={keys.error} onRetry={() => void keys.refetch()} />
+                      ) : (
+                        <DataTable<OpenApiKeyView>
+                          rowKey="id"
+                          keyColumns={['state']}
+                          columns={columns}
+                          dataSource={keys.data?.list ?? []}
+                          loading={keys.isFetching}
+                          locale={{ emptyText: t('openApi.keys.empty') }}
+                          onRow={(k) => ({ 'data-testid': `key-row-${k.id}` }) as object}
+                          pagination={{ pageSize: 20, hideOnSinglePage: true, showSizeChanger: false }}
+                        />
+                      )}
+                    </>
+                  )}
+                </Card>
+                {!refused && <SigningGuide />}
               </Flex>
-              {keys.isError ? (
-                <ListProblem error={keys.error} onRetry={() => void keys.refetch()} />
-              ) : (
-                <DataTable<OpenApiKeyView>
-                  rowKey="id"
-                  keyColumns={['state']}
-                  columns={columns}
-                  dataSource={keys.data?.list ?? []}
-                  loading={keys.isFetching}
-                  locale={{ emptyText: t('openApi.keys.empty') }}
-                  onRow={(k) => ({ 'data-testid': `key-row-${k.id}` }) as object}
-                  pagination={{ pageSize: 20, hideOnSinglePage: true, showSizeChanger: false }}
-                />
-              )}
-            </>
-          )}
-        </Card>
-        {!refused && <SigningGuide />}
-      </Flex>
+            ),
+          },
+          {
+            key: 'document',
+            label: <span data-testid="open-api-tab-document">{t('openApi.tabs.document')}</span>,
+            // Built only when opened: Swagger UI is a download of its own.
+            children: <ApiDocument />,
+          },
+        ]}
+      />
       {creating && (
         <CreateKeyModal
           onClose={() => setCreating(false)}

@@ -6,3 +6,10 @@ export const OPEN_DEVICE_PATH = '/interfaceDock/OpenDevice';
 export function openDeviceUrl(keyId: string): string {
   return `${OPEN_DEVICE_PATH}?keyId=${encodeURIComponent(keyId)}`;
 }
+
+/** The tabs of `OpenApi`: its keys, and the API document (`?tab=document`). */
+export type OpenApiTab = 'keys' | 'document';
+
+export function openApiTabUrl(tab: OpenApiTab): string {
+  return tab === 'keys' ? OPEN_API_PATH : `${OPEN_API_PATH}?tab=${tab}`;
+}

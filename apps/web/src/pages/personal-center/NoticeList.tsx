@@ -3,8 +3,10 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Flex, Popconfirm, Select, type TableColumnsType, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { DataTable } from '../../components/DataTable';
 import { useNotify } from '../../router/notify';
+import { EXPENSES_PATH } from '../billing/links';
 import { formatTime } from '../devices/format';
 import { deleteNotice, fetchNotices, readAllNotices, readNotice } from './api';
 import { PersonalKey, useRefreshNotices } from './queries';
@@ -55,7 +57,23 @@ export function NoticeList() {
       key: 'title',
       render: (title: string, row) => (row.state === 1 ? <strong>{title}</strong> : title),
     },
-    { title: t('profile.notices.content'), dataIndex: 'content', key: 'content' },
+    {
+      title: t('profile.notices.content'),
+      dataIndex: 'content',
+      key: 'content',
+      // The low-credit reminder (modules/delivery) leads to where the credit is seen and topped up.
+      render: (content: string, row) =>
+        row.kind === 'credit' ? (
+          <Flex vertical>
+            <span>{content}</span>
+            <Link to={EXPENSES_PATH} data-testid="notice-credit-link">
+              {t('credits.notice.open')}
+            </Link>
+          </Flex>
+        ) : (
+          content
+        ),
+    },
     {
       title: t('profile.notices.time'),
       dataIndex: 'createTime',

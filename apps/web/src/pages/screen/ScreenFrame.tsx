@@ -1,14 +1,14 @@
 import type { Locale } from '@coldchain/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import dayjs from 'dayjs';
-import { type ReactNode, useEffect, useMemo, useState } from 'react';
+import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router';
 import type { LiveStatus } from '../../api/live-socket';
 import { changeLanguage } from '../../i18n';
-import { switchCompany } from '../../session/actions';
+import { startSession, switchCompany } from '../../session/actions';
 import { useAccessToken, useCompanyId } from '../../session/queries';
-import { useScreenCompanies } from './screen-data';
+import { redeemTicket, useScreenCompanies } from './screen-data';
 import './screen.css';
 
 export type ScreenLayout = 'overview' | 'wall';
@@ -16,11 +16,14 @@ export type ScreenLayout = 'overview' | 'wall';
 /**
  * A data screen needs a login: without one it goes to /login and comes back (an address-code link
  * `/login?addressCode=...&redirect=/screen` logs a wall screen in by itself). The one-time `ticket`
- * the header's shortcut adds is for a data-view path on another site; here the console's own
- * session is used, so it is taken out of the address rather than left in the history.
+ * the header's shortcut adds is redeemed for a session when this browser has none (the link was
+ * opened elsewhere); with a session it is simply dropped. Either way it leaves the address, so it
+ * is not kept in the history.
  */
 export function ScreenGuard({ children }: { children: ReactNode }) {
+  const { t } = useTranslation();
   const token = useAccessToken();
+  const queryClient = useQueryClient();
   const location = useLocation();
   const navigate = useNavigate();
   const params = new URLSearchParams(location.search);
@@ -28,9 +31,29 @@ export function ScreenGuard({ children }: { children: ReactNode }) {
   params.delete('ticket');
   const rest = params.toString();
   const here = `${location.pathname}${rest ? `?${rest}` : ''}`;
+  const redeeming = !token && ticket !== null;
+  const tried = useRef(false);
   useEffect(() => {
     if (token && ticket !== null) navigate(here, { replace: true });
   }, [token, ticket, here, navigate]);
+  useEffect(() => {
+    if (!redeeming || !ticket || tried.current) return;
+    tried.current = true;
+    redeemTicket(ticket)
+      .then((answer) => startSession(queryClient, answer.accessToken))
+      .then(
+        () => navigate(here, { replace: true }),
+        // The wrapper has shown why; the login page brings the person back here.
+        () => navigate(`/login?redirect=${encodeURIComponent(here)}`, { replace: true }),
+      );
+  }, [redeeming, ticket, queryClient, here, navigate]);
+  if (redeeming) {
+    return (
+      <main className="cc-dash" data-testid="screen-ticket-login">
+        <PanelState kind="loading">{t('screen.redeeming')}</PanelState>
+      </main>
+    );
+  }
   if (!token) return <Navigate to={`/login?redirect=${encodeURIComponent(here)}`} replace />;
   return children;
 }

@@ -1,4 +1,5 @@
 import {
+  type LoginResult,
   MsgCode,
   type NoticeView,
   type Page,
@@ -26,6 +27,8 @@ import {
 
 export const fetchScreenOverview = (body: ScreenOverviewRequest) =>
   request<ScreenOverview>('/api/datav/screenOverview', body);
+/** The header shortcut's one-time ticket, exchanged for a session (ScreenGuard). */
+export const redeemTicket = (ticket: string) => request<LoginResult>('/api/datav/redeemTicket', { ticket });
 export const fetchScreenCompanies = () => request<UserCompany[]>('/api/datav/getUserCompanys');
 export const fetchScreenNotices = () => request<Page<NoticeView>>('/api/index/getNotice', { pageSize: 5 });
 

@@ -265,12 +265,32 @@ describe('/screen (organisation overview)', () => {
   it('sends a screen without a login to /login and back, and takes the ticket out of the address', async () => {
     serve();
     localStorage.removeItem('accessToken');
+    // A ticket the server refuses (here: no such call answers) leads to the login page.
     renderApp('/screen?ticket=abc&days=30');
     await waitFor(() => expect(currentLocation.path).toBe('/login?redirect=%2Fscreen%3Fdays%3D30'));
 
     localStorage.setItem('accessToken', 't');
     renderApp('/screen?ticket=abc&days=30');
     await waitFor(() => expect(currentLocation.path).toBe('/screen?days=30'));
+  });
+});
+
+describe('the header shortcut ticket', () => {
+  it('is redeemed for a session when the screen opens in a browser without one', async () => {
+    const fetchMock = stubServer({
+      overrides: {
+        '/api/datav/redeemTicket': () => ({ accessToken: 'from-ticket', expireTime: NOW + 3_600_000 }),
+        '/api/datav/screenOverview': () => overview(),
+        '/api/datav/getUserCompanys': () => [{ id: 'c1', name: 'Demo Cold Chain' }],
+        '/api/index/getNotice': () => ({ list: [], total: 0, pageNum: 1, pageSize: 5 }),
+      },
+    });
+    localStorage.removeItem('accessToken');
+    renderApp('/screen?ticket=abcdefghijklmnopqrstuvwxyz&days=30');
+    await waitFor(() => expect(currentLocation.path).toBe('/screen?days=30'));
+    expect(sentBody(fetchMock, '/api/datav/redeemTicket')).toEqual({ ticket: 'abcdefghijklmnopqrstuvwxyz' });
+    expect(localStorage.getItem('accessToken')).toBe('from-ticket');
+    expect(await screen.findByTestId('page-title', {}, { timeout: 8_000 })).toBeInTheDocument();
   });
 });
 

@@ -4,6 +4,7 @@ import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { ExportFormatField } from '../../../components/ExportFormatField';
 import { ExportPeriodField, initialExportPeriod } from '../../../components/ExportPeriodField';
+import { ExportProgress, useExportProgressId } from '../../../components/ExportProgress';
 import { SignPasswordField, signedBody, useSignCheck } from '../../../signature/SignPasswordField';
 import { BatchModal, type BatchModalProps } from './BatchModal';
 import { saveFile, useExportData } from './batch-queries';
@@ -25,6 +26,7 @@ export function BatchExportModal({ deviceIds, open, onClose }: BatchModalProps) 
   const [form] = Form.useForm<Values>();
   const exportData = useExportData();
   const signCheck = useSignCheck();
+  const progress = useExportProgressId();
 
   const submit = async (values: Values) => {
     const [start, end] = values.period ?? [];
@@ -39,6 +41,7 @@ export function BatchExportModal({ deviceIds, open, onClose }: BatchModalProps) 
             endTime: end.valueOf(),
             format: values.format,
             timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+            progressId: progress.begin(),
           },
           values.signPassword,
         ),
@@ -48,6 +51,8 @@ export function BatchExportModal({ deviceIds, open, onClose }: BatchModalProps) 
       onClose(true);
     } catch {
       // Shown by the request wrapper.
+    } finally {
+      progress.end();
     }
   };
 
@@ -76,6 +81,7 @@ export function BatchExportModal({ deviceIds, open, onClose }: BatchModalProps) 
         testId="batch-export-format"
       />
       <SignPasswordField testId="batch-export-sign-password" />
+      <ExportProgress progressId={progress.progressId} testId="batch-export-progress" />
     </BatchModal>
   );
 }

@@ -2,6 +2,7 @@ import { App, Form } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { FileResponse } from '../../../api/request';
 import { type ExportFileFormat, ExportFormatField } from '../../../components/ExportFormatField';
+import { ExportProgress, useExportProgressId } from '../../../components/ExportProgress';
 import { SignPasswordField, signedBody, useSignCheck } from '../../../signature/SignPasswordField';
 import { BatchModal } from '../../devices/batch/BatchModal';
 import { saveFile } from '../../devices/batch/batch-queries';
@@ -38,13 +39,19 @@ export function ExportEquipmentModal({
   const [form] = Form.useForm<Values>();
   const exporting = useExport<Record<string, unknown>>(path);
   const signCheck = useSignCheck();
+  const progress = useExportProgressId();
 
   const submit = async (values: Values) => {
     try {
       const file: FileResponse = await exporting.mutateAsync(
         signedBody(
           signCheck,
-          { ...body, format: values.format, timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone },
+          {
+            ...body,
+            format: values.format,
+            timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+            progressId: progress.begin(),
+          },
           values.signPassword,
         ),
       );
@@ -53,6 +60,8 @@ export function ExportEquipmentModal({
       onClose();
     } catch {
       // Shown by the request wrapper.
+    } finally {
+      progress.end();
     }
   };
 
@@ -74,6 +83,7 @@ export function ExportEquipmentModal({
         testId={`${testId}-format`}
       />
       <SignPasswordField testId={`${testId}-sign-password`} />
+      <ExportProgress progressId={progress.progressId} testId={`${testId}-progress`} />
     </BatchModal>
   );
 }
