@@ -44,6 +44,9 @@ export async function goClientSide(page: Page, url: string): Promise<void> {
       },
     )
     .catch(() => undefined);
+  // The pointer rests where the last click left it: over a link of the new page, the link's hover
+  // colour (or its fade) is what axe would measure. The top-left corner holds the logo only.
+  await page.mouse.move(0, 0);
   // Then let colour transitions end (the sidebar's newly selected entry fades in): axe measures
   // contrast mid-fade otherwise. Endless animations (spinners, pulses) are not waited for.
   await page.evaluate(() =>
