@@ -10,7 +10,7 @@ import {
   type PageOpenApiUsageRequest,
   type SetOpenApiKeyDevicesRequest,
 } from '@coldchain/contract';
-import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, count, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { decodeJsonRow, jsonRowOf } from '../../db/json-rows';
 import { pageOf } from '../../db/page-query';
@@ -19,8 +19,7 @@ import { idFromWire, idToWire } from '../../lib/ids';
 import type { SecretBox } from '../../lib/secret-box';
 import type { Auth } from '../../plugins/auth';
 import { type Actor, recordAudit } from '../audit/audit.service';
-import { devices } from '../devices/devices.table';
-import { visibleDevices } from '../org/access';
+import { assertDevicesVisible } from '../org/access';
 import { users } from '../users/users.table';
 import { openApiKeyDevices, openApiKeys, openApiUsage } from './open-api.table';
 
@@ -104,13 +103,7 @@ export async function setKeyDevices(
   return db.transaction(async (tx) => {
     const key = await keyOf(tx, actor.companyId, input.id);
     if (key.revokedAt) throw new AppError('OPEN_API_KEY_REVOKED');
-    const seen = wanted.length
-      ? await tx
-          .select({ id: devices.id })
-          .from(devices)
-          .where(and(inArray(devices.id, wanted), visibleDevices(auth)))
-      : [];
-    if (seen.length !== wanted.length) throw new AppError('DEVICE_NOT_FOUND');
+    await assertDevicesVisible(tx, auth, wanted);
     const before = await tx
       .select({ id: openApiKeyDevices.deviceId })
       .from(openApiKeyDevices)

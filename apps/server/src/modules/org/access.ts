@@ -119,6 +119,16 @@ export async function assertDeviceAccess(db: Queryable, auth: Auth, deviceId: nu
   if (!row) throw new AppError('DEVICE_NOT_FOUND');
 }
 
+/** Throws "no such device" unless the caller may see every one of `deviceIds` (no repeats). */
+export async function assertDevicesVisible(db: Queryable, auth: Auth, deviceIds: number[]) {
+  if (deviceIds.length === 0) return;
+  const seen = await db
+    .select({ id: devices.id })
+    .from(devices)
+    .where(and(inArray(devices.id, deviceIds), visibleDevices(auth)));
+  if (seen.length !== deviceIds.length) throw new AppError('DEVICE_NOT_FOUND');
+}
+
 /**
  * Who may see a device, and so receives its live alarms: the company administrators, members
  * whose role has `device:view` and whose department contains the device's department (or is the

@@ -13,8 +13,7 @@ import { idFromWire, idToWire } from '../../lib/ids';
 import type { SecretBox } from '../../lib/secret-box';
 import type { Auth } from '../../plugins/auth';
 import { type Actor, recordAudit } from '../audit/audit.service';
-import { devices } from '../devices/devices.table';
-import { visibleDevices } from '../org/access';
+import { assertDevicesVisible } from '../org/access';
 import { pushBindings, pushDeliveries, pushUrls } from './push-docking.table';
 import type { PushSender } from './push-sender';
 
@@ -120,13 +119,7 @@ export async function setPushDevices(
   return db.transaction(async (tx) => {
     const url = await pushUrlOf(tx, actor.companyId, input.id);
     if (url.state === PushUrlState.Stopped) throw new AppError('PUSH_URL_STOPPED');
-    const seen = wanted.length
-      ? await tx
-          .select({ id: devices.id })
-          .from(devices)
-          .where(and(inArray(devices.id, wanted), visibleDevices(auth)))
-      : [];
-    if (seen.length !== wanted.length) throw new AppError('DEVICE_NOT_FOUND');
+    await assertDevicesVisible(tx, auth, wanted);
     const before = await tx
       .select({ id: pushBindings.deviceId })
       .from(pushBindings)
