@@ -115,6 +115,7 @@ export interface AxeViolation {
 export async function seriousA11yFaults(page: Page): Promise<AxeViolation[]> {
   const loaded = await page.evaluate(() => 'axe' in window);
   if (!loaded) await page.evaluate(AXE_SOURCE);
+  await motionSettled(page);
   return page.evaluate(async () => {
     type Result = {
       violations: {
@@ -142,4 +143,44 @@ export async function seriousA11yFaults(page: Page): Promise<AxeViolation[]> {
           .map((n) => `${n.target.join(' ')} ${n.html.slice(0, 120)} ${n.any[0]?.message ?? ''}`),
       }));
   });
+}
+
+/**
+ * Waits until every finite CSS animation and transition has ended. A dialog closing after a
+ * download is scaled down while it leaves, and axe measures its buttons a few pixels tall
+ * (a failed CI run on the expenses page); endless ones (spinners, a pulsing alarm) are ignored.
+ */
+export async function motionSettled(page: Page, timeoutMs = 3_000): Promise<void> {
+  await page.evaluate(async (limit) => {
+    const deadline = Date.now() + limit;
+    const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve(undefined)));
+    while (Date.now() < deadline) {
+      const running = document
+        .getAnimations()
+        .filter(
+          (a) =>
+            a.playState === 'running' && Number.isFinite(a.effect?.getComputedTiming().endTime ?? Infinity),
+        );
+      if (running.length === 0) {
+        // rc-motion hides a left element on the frame after its animation ends.
+        await frame();
+        await frame();
+        if (
+          document
+            .getAnimations()
+            .every(
+              (a) =>
+                a.playState !== 'running' ||
+                !Number.isFinite(a.effect?.getComputedTiming().endTime ?? Infinity),
+            )
+        )
+          return;
+        continue;
+      }
+      await Promise.race([
+        Promise.all(running.map((a) => a.finished.catch(() => undefined))),
+        new Promise((resolve) => setTimeout(resolve, Math.max(0, deadline - Date.now()))),
+      ]);
+    }
+  }, timeoutMs);
 }
