@@ -5,6 +5,7 @@ import { DataDirLockedError, lockDataDir } from './lib/data-dir-lock';
 import { isOrdersCommand, ORDERS_USAGE, runOrdersCommand } from './modules/billing/orders-admin';
 import { addInventory } from './modules/inventory/inventory.service';
 import { parseInventoryCsv } from './modules/inventory/inventory-csv';
+import { isOperatorCommand, OPERATORS_USAGE, runOperatorCommand } from './modules/operator/operators-admin';
 
 const USAGE = `Usage: npm run admin -- inventory import <file.csv>
 
@@ -12,6 +13,7 @@ const USAGE = `Usage: npm run admin -- inventory import <file.csv>
                      CSV header: serial,model,version,channels
                      channels: type:unit:min:max joined by |, e.g. temperature:°C:-40:85|humidity:%RH:0:100
   ${ORDERS_USAGE}
+  ${OPERATORS_USAGE}
 Uses DATABASE_URL, or the embedded database in DATA_DIR (stop the server first).`;
 
 /** Operator commands that act on the database directly. */
@@ -19,6 +21,9 @@ async function main(argv: string[]): Promise<number> {
   const [area, action, file] = argv;
   if (area === 'orders' && isOrdersCommand(argv)) {
     return withDatabase((db) => runOrdersCommand(db, argv, console.log, console.error));
+  }
+  if (area === 'operator' && isOperatorCommand(argv)) {
+    return withDatabase((db) => runOperatorCommand(db, argv, console.log, console.error));
   }
   if (area !== 'inventory' || action !== 'import' || !file) {
     console.error(USAGE);

@@ -13,7 +13,13 @@ import { auditRoutes } from './modules/audit/audit.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { billingRoutes } from './modules/billing/billing.routes';
 import { creditRoutes } from './modules/billing/credits.routes';
+import { invoiceRoutes } from './modules/billing/invoices.routes';
+import { operatorBillingRoutes } from './modules/billing/invoices-operator.routes';
+import { loadPaymentConfig } from './modules/billing/payment-adapter';
+import { paymentRoutes } from './modules/billing/payments.routes';
+import { webhookRoutes } from './modules/billing/webhook.routes';
 import { calibrationRoutes } from './modules/calibration/calibration.routes';
+import { cameraMediaSources, registerCameras } from './modules/camera/camera-module';
 import { companyRoutes } from './modules/companies/companies.routes';
 import { companyAdminRoutes } from './modules/companies/company-admin.routes';
 import { dataCenterRoutes } from './modules/data-center/data-center.routes';
@@ -34,6 +40,7 @@ import { JobQueue } from './modules/jobs/job-queue';
 import { liveRoutes } from './modules/live/live.routes';
 import { LiveHub } from './modules/live/live-hub';
 import { startLiveRelay } from './modules/live/live-relay';
+import { logisticsDeliveryRoutes } from './modules/logistics/deliveries.routes';
 import { logisticsRoutes } from './modules/logistics/logistics.routes';
 import { noticeRoutes } from './modules/notices/notices.routes';
 import { createMailer } from './modules/notify/mailer';
@@ -41,6 +48,7 @@ import { openRoutes } from './modules/open-api/open.routes';
 import { openApiKeyRoutes } from './modules/open-api/open-api.routes';
 import { operationReportRoutes } from './modules/operation-reports/operation-reports.routes';
 import { registerOperationReportJobs } from './modules/operation-reports/operation-run';
+import { operatorRoutes } from './modules/operator/operator.routes';
 import { usersWhoMaySeeDevice } from './modules/org/access';
 import { departmentRoutes } from './modules/org/departments.routes';
 import { joiningRoutes } from './modules/org/joining.routes';
@@ -48,6 +56,7 @@ import { personnelRoutes } from './modules/org/personnel.routes';
 import { roleRoutes } from './modules/org/roles.routes';
 import { parameterRoutes } from './modules/parameters/parameters.routes';
 import { ParameterService } from './modules/parameters/parameters.service';
+import { platformDockingRoutes } from './modules/platform-docking/platform-docking.routes';
 import { profileRoutes } from './modules/profile/profile.routes';
 import { wechatAccount } from './modules/profile/wechat-account';
 import { pushDockingRoutes } from './modules/push-docking/push-docking.routes';
@@ -174,6 +183,7 @@ export async function buildApp({
   registerSecurityHeaders(app, {
     mapTileUrl: config.mapTileUrl,
     dashboardFrameAncestors: config.dashboardFrameAncestors,
+    mediaSources: cameraMediaSources(process.env),
   });
   registerAuth(app, database.db, config.sessionIdleMs);
   registerStorableText(app);
@@ -241,6 +251,12 @@ export async function buildApp({
   });
   await app.register(billingRoutes, { prices: config.prices });
   await app.register(creditRoutes);
+  // Online payment is read from PAYMENT_* at start (payment-adapter.ts); unset = bank transfer only.
+  const payment = loadPaymentConfig(process.env);
+  await app.register(paymentRoutes, { payment, uploadDir: config.uploadDir });
+  await app.register(webhookRoutes, { payment });
+  await app.register(invoiceRoutes, { uploadDir: config.uploadDir });
+  await app.register(operatorBillingRoutes, { uploadDir: config.uploadDir, mailer });
   await app.register(servicePeriodRoutes);
   await app.register(parameterRoutes);
   await app.register(httpIngestRoutes);
@@ -277,6 +293,7 @@ export async function buildApp({
     await app.push.stop();
   });
   await app.register(pushDockingRoutes, { box: secrets, worker: app.push });
+  await app.register(platformDockingRoutes, { box: secrets, worker: app.push });
   app.decorate('jobs', new JobQueue(database.db, app.log, { clock }));
   registerReportJobs({
     db: database.db,
@@ -304,6 +321,19 @@ export async function buildApp({
   await app.register(dataCenterRoutes, { uploadDir: config.uploadDir });
   await app.register(exportProgressRoutes);
   await app.register(logisticsRoutes);
+  await app.register(logisticsDeliveryRoutes, {
+    uploadDir: config.uploadDir,
+    mailer,
+    baseUrl: config.publicUrl ?? `http://localhost:${config.port}`,
+  });
+  // Cameras: platform accounts, live view and a picture of every alarm (modules/camera).
+  await registerCameras(app, {
+    box: secrets,
+    uploadDir: config.uploadDir,
+    baseUrl: config.publicUrl ?? `http://localhost:${config.port}`,
+  });
+  // The operator console and companies' support access (modules/operator).
+  await app.register(operatorRoutes);
   // Last: it hooks its counters into ingest, the alarm engine and delivery (modules/system/metrics.ts).
   await app.register(metricsRoutes, { token: config.metricsToken });
 

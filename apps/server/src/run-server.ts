@@ -3,11 +3,19 @@ import { buildApp } from './app';
 import type { Database } from './db/client';
 import { type Config, ConfigError } from './lib/config';
 import { PortInUseError } from './lib/listen';
+import { secretBoxFor } from './lib/secret-box';
 import { startAccountCancellationSweep } from './modules/auth/account-cancellation';
+import { seedDemoBilling } from './modules/demo/demo-billing';
+import { seedDemoCameras } from './modules/demo/demo-cameras';
 import { seedDemoFleet, startDemoFeed } from './modules/demo/demo-fleet';
+import { seedDemoLogistics } from './modules/demo/demo-logistics';
+import { seedDemoOperator } from './modules/demo/demo-operator';
+import { seedDemoPlatforms } from './modules/demo/demo-platforms';
 import { seedDemo } from './modules/demo/demo-seed';
 import { startDeviceBroker } from './modules/ingest/device-broker';
+import { sweepGate } from './modules/jobs/sweep-slots';
 import { createMailer } from './modules/notify/mailer';
+import { applyOperatorAccounts } from './modules/operator/operators.service';
 import { startReminderSweep } from './modules/reminders/reminder-sweep';
 import { startOfflineSweep } from './modules/telemetry/offline-sweep';
 import { ensureReadingPartitions } from './modules/telemetry/partitions';
@@ -34,32 +42,54 @@ export async function runServer(config: Config, database: Database) {
   await ensureReadingPartitions(database.db);
   if (config.demo) {
     const { created, companyId } = await seedDemo(database.db);
+    await seedDemoOperator(database.db);
+    await seedDemoPlatforms(database.db, secretBoxFor(config));
     if (companyId !== null) {
       const anchor = await seedDemoFleet(database.db, companyId, app);
+      await seedDemoBilling(database.db, companyId);
+      app.addHook('onClose', await seedDemoLogistics(database.db, companyId, app));
+      await seedDemoCameras(database.db, companyId, app);
       const stopFeed = startDemoFeed(app, anchor);
       app.addHook('onClose', async () => stopFeed());
     }
     app.log.info({ created }, 'demo seed: demo@example.com / Demo1234 in "Demo Cold Chain"');
   }
-  const stopSweep = startOfflineSweep(database.db, OFFLINE_SWEEP_MS, (devices) => {
-    void app.alarms.onOffline(devices).then(() => app.delivery.wake());
-  });
+  // Platform operators named in OPERATOR_ACCOUNTS (modules/operator); unknown accounts are only logged.
+  const unknownOperators = await applyOperatorAccounts(database.db, config.operatorAccounts);
+  if (unknownOperators.length > 0)
+    app.log.warn({ accounts: unknownOperators }, 'OPERATOR_ACCOUNTS names accounts that do not exist yet');
+  // Each periodic sweep runs in one instance per period when several share the database.
+  const gate = sweepGate(database.db, app.jobs.owner);
+  const stopSweep = startOfflineSweep(
+    database.db,
+    OFFLINE_SWEEP_MS,
+    (devices) => {
+      void app.alarms.onOffline(devices).then(() => app.delivery.wake());
+    },
+    gate,
+  );
   app.addHook('onClose', async () => stopSweep());
   // Reading storage: partitions ahead of time, and readings older than two days packed (modules/telemetry).
-  const stopMaintenance = startStorageMaintenance(database.db, (err) =>
-    app.log.error({ err }, 'reading storage maintenance failed'),
+  const stopMaintenance = startStorageMaintenance(
+    database.db,
+    (err) => app.log.error({ err }, 'reading storage maintenance failed'),
+    undefined,
+    gate,
   );
   app.addHook('onClose', stopMaintenance);
   // Spec section 9: accounts idle for 12 months are warned, then cancelled (modules/auth).
   const sweepMailer = createMailer(config.smtpUrl, config.mailFrom);
-  const stopCancellation = startAccountCancellationSweep(database.db, sweepMailer, ACCOUNT_SWEEP_MS);
+  const stopCancellation = startAccountCancellationSweep(database.db, sweepMailer, ACCOUNT_SWEEP_MS, gate);
   app.addHook('onClose', async () => {
     stopCancellation();
     sweepMailer?.close();
   });
   // Reminders as notices: expiring devices, too few alarm recipients, low credit (modules/reminders).
-  const stopReminders = startReminderSweep(database.db, REMINDER_SWEEP_MS, (err) =>
-    app.log.error({ err }, 'reminder sweep failed'),
+  const stopReminders = startReminderSweep(
+    database.db,
+    REMINDER_SWEEP_MS,
+    (err) => app.log.error({ err }, 'reminder sweep failed'),
+    gate,
   );
   app.addHook('onClose', async () => stopReminders());
   // Alarm messages: a queue on the database, polled and woken by the engine (modules/delivery).

@@ -91,7 +91,14 @@ export type EscalationLevel = z.infer<typeof EscalationLevel>;
  * Why an alarm ended other than by its condition coming back: its rule was disabled, deleted or
  * edited, or its channel switched off, by a person (`endedBy`). Such an alarm is never "normalized".
  */
-export const AlarmEndReasons = ['ruleDisabled', 'ruleDeleted', 'ruleEdited', 'channelDisabled'] as const;
+export const AlarmEndReasons = [
+  'ruleDisabled',
+  'ruleDeleted',
+  'ruleEdited',
+  'channelDisabled',
+  // A shipment's own alarm setting on a travelling monitor, ended at arrival or cancel (modules/logistics).
+  'shipmentEnded',
+] as const;
 export type AlarmEndReason = (typeof AlarmEndReasons)[number];
 
 /**

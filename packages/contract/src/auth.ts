@@ -52,6 +52,8 @@ export interface UserInfo {
   lastCompanyId: string | null;
   legalPerson: boolean;
   unreadNoticeCount: number;
+  /** Platform operator: the console shows the operator area (/operator); may belong to no company. */
+  isOperator: boolean;
 }
 
 /** One entry of `/api/index/getUserCompanys`. */

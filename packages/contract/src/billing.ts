@@ -47,7 +47,8 @@ export type MonitoringDeviceRecoveryRequest = z.infer<typeof MonitoringDeviceRec
 export const OrderStatus = { Pending: 1, Approved: 2, Rejected: 3, Cancelled: 4 } as const;
 export type OrderStatus = (typeof OrderStatus)[keyof typeof OrderStatus];
 
-export const OrderKinds = ['renewal', 'recovery'] as const;
+/** `credits`: message credits bought, credited to the ledger once paid (issue 17, payments.ts). */
+export const OrderKinds = ['renewal', 'recovery', 'credits'] as const;
 export type OrderKind = (typeof OrderKinds)[number];
 
 export const PageOrdersRequest = z.object({
@@ -83,10 +84,23 @@ export interface OrderView {
   endTime: number | null;
   amount: number;
   currency: 'RM';
-  /** Always "operator approval": there is no payment gateway (docs/decisions.md). */
-  paymentMethod: 'approval';
-  /** 0 not invoiced; invoices are a separate area. */
+  /**
+   * How it is (being) paid: `approval` until the company chooses, `transfer` (bank transfer with a
+   * proof image the operator approves) or `online` (checkout); docs/decisions.md.
+   */
+  paymentMethod: PaymentMethod;
+  /** InvoiceStatus of the order's live application; 0 not invoiced (invoices.ts). */
   invoiceStatus: number;
+  /** Proof image of a bank transfer (a `/files/...` path), null before one is sent. */
+  proofImage?: string | null;
+  /** Credit top-up: message credits bought. */
+  credits?: number | null;
+  /** `YYYY-MM-DD` (UTC) when payment is due; null when the order has no due date. */
+  dueDate?: string | null;
+  /** Late fee in RM owed today on an unpaid order past its due date (spec section 9), else 0. */
+  lateFee?: number;
+  /** Why the operator rejected it. */
+  rejectReason?: string | null;
   createdBy: string | null;
   createdByName: string;
   createTime: number;
@@ -107,4 +121,70 @@ export interface PriceListView {
 export function recoveryMonths(startTime: number, endTime: number): number {
   const monthMs = 30 * 86_400_000;
   return Math.max(1, Math.ceil((endTime - startTime) / monthMs));
+}
+
+export const PaymentMethods = ['approval', 'transfer', 'online'] as const;
+export type PaymentMethod = (typeof PaymentMethods)[number];
+
+/** What one message credit costs, in sen (docs/decisions.md, "Payments and invoices"). */
+export const CREDIT_UNIT_PRICE_SEN = 10;
+
+/** `/api/order/buyCredits`: a credit top-up order, whole credits. */
+export const BuyCreditsRequest = z.object({
+  credits: z.coerce
+    .number({ error: 'rule.credits' })
+    .int({ error: 'rule.credits' })
+    .min(100, { error: 'rule.credits' })
+    .max(1_000_000, { error: 'rule.credits' }),
+});
+export type BuyCreditsRequest = z.infer<typeof BuyCreditsRequest>;
+
+/** `/api/order/pageServiceList`: every order of the company (serviceList). */
+export const PageServiceListRequest = PageOrdersRequest.extend({
+  invoiceStatus: z.coerce.number().int().min(0).max(4).optional(),
+});
+export type PageServiceListRequest = z.infer<typeof PageServiceListRequest>;
+
+/** An uploaded image (`/api/file/upload`, purpose `invoice`): its `/files/...` path. */
+export const StoredUploadPath = z
+  .string({ error: 'rule.proofImage' })
+  .trim()
+  .regex(/^\/files\/[a-f0-9]{32}\.(jpg|png|gif|webp|pdf)$/, { error: 'rule.proofImage' });
+
+/** `/api/order/payByTransfer`: the proof image of a bank transfer, for the operator to approve. */
+export const PayByTransferRequest = z.object({ id: Id, proofImage: StoredUploadPath });
+export type PayByTransferRequest = z.infer<typeof PayByTransferRequest>;
+
+/** `/api/order/payOnline`: opens a checkout; the console sends the browser to `url`. */
+export const PayOnlineRequest = z.object({ id: Id });
+export type PayOnlineRequest = z.infer<typeof PayOnlineRequest>;
+export interface PayOnlineView {
+  url: string;
+}
+
+/** `/api/order/paymentOptions`: online payment only when the server has a payment provider. */
+export interface PaymentOptionsView {
+  online: boolean;
+  /** The supplier's bank account for transfers, as configured (may be empty). */
+  transferDetails: string;
+  creditUnitPrice: number;
+  currency: 'RM';
+}
+
+/** Operator: reject an order or an invoice application, with the reason the company reads. */
+export const RejectWithReasonRequest = z.object({
+  id: Id,
+  reason: z.string({ error: 'rule.rejectReason' }).trim().min(1, { error: 'rule.rejectReason' }).max(200),
+});
+export type RejectWithReasonRequest = z.infer<typeof RejectWithReasonRequest>;
+
+/** `/api/operator/order/pageOrders`: every company's orders. */
+export const OperatorPageOrdersRequest = PageOrdersRequest.extend({
+  companyName: z.string().trim().max(100).optional(),
+});
+export type OperatorPageOrdersRequest = z.infer<typeof OperatorPageOrdersRequest>;
+
+export interface OperatorOrderView extends OrderView {
+  companyId: string;
+  companyName: string;
 }

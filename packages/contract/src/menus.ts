@@ -117,6 +117,8 @@ export const MENU_TREE: MenuDefinition[] = [
       hidden('cameraDetail', '/deviceManagement/camera/cameraDetail', 'camera:view'),
       hidden('cameraAttr', '/deviceManagement/camera/cameraAttr', 'camera:edit'),
       hidden('platformAccount', '/deviceManagement/camera/platformAccount', 'camera:edit'),
+      // The camera wall (spec section 2 names /cameraScreen); hidden, opened from the camera list.
+      { ...hidden('cameraScreen', '/cameraScreen', 'camera:view'), serviceTag: 'service:camera' },
     ],
   },
   {
@@ -184,12 +186,18 @@ export const MENU_TREE: MenuDefinition[] = [
     icon: 'ApiOutlined',
     type: MenuType.Directory,
     authTag: 'docking:view',
-    serviceTag: 'service:openApi',
+    // Two services share the directory: the open API and platform docking (issue 17 item 5).
     children: [
-      page('OpenApi', '/interfaceDock/OpenApi', 'docking:view'),
-      page('OpenDevice', '/interfaceDock/OpenDevice', 'docking:view'),
-      page('platformList', '/interfaceDock/platformList', 'docking:view'),
-      hidden('dockMonitor', '/interfaceDock/platformList/dockMonitor', 'docking:view'),
+      { ...page('OpenApi', '/interfaceDock/OpenApi', 'docking:view'), serviceTag: 'service:openApi' },
+      { ...page('OpenDevice', '/interfaceDock/OpenDevice', 'docking:view'), serviceTag: 'service:openApi' },
+      {
+        ...page('platformList', '/interfaceDock/platformList', 'docking:view'),
+        serviceTag: 'service:platformDock',
+      },
+      {
+        ...hidden('dockMonitor', '/interfaceDock/platformList/dockMonitor', 'docking:view'),
+        serviceTag: 'service:platformDock',
+      },
     ],
   },
   {
@@ -206,6 +214,28 @@ export const MENU_TREE: MenuDefinition[] = [
         '/customizedPushDock/customizedPushDevice/customizedPushUrl',
         'docking:edit',
       ),
+    ],
+  },
+];
+
+/**
+ * The operator area (issue 17), appended to a platform operator's menus after the company tree
+ * (so the company entries keep their ids). It needs the user's operator flag, not a company right:
+ * an operator in no company sees it too. orders and invoices are the billing console's pages.
+ */
+export const OPERATOR_MENU_TREE: MenuDefinition[] = [
+  {
+    name: 'operator',
+    url: '/operator',
+    icon: 'ShopOutlined',
+    type: MenuType.Directory,
+    children: [
+      page('operatorCompanies', '/operator/companies'),
+      page('operatorInventory', '/operator/inventory'),
+      page('operatorOrders', '/operator/orders'),
+      page('operatorInvoices', '/operator/invoices'),
+      page('operatorDockingRequests', '/operator/docking-requests'),
+      page('operatorFeedback', '/operator/feedback'),
     ],
   },
 ];
@@ -237,6 +267,7 @@ export const menuTitles: Record<string, { en: string; cn: string }> = {
   cameraDetail: { en: 'Camera detail', cn: '摄像头详情' },
   cameraAttr: { en: 'Camera attributes', cn: '摄像头属性' },
   platformAccount: { en: 'Platform accounts', cn: '平台账号' },
+  cameraScreen: { en: 'Camera wall', cn: '摄像头墙' },
   alarm: { en: 'Alarm management', cn: '报警管理' },
   alarmInfo: { en: 'Alarm records', cn: '报警记录' },
   alarmDetail: { en: 'Alarm detail', cn: '报警详情' },
@@ -272,6 +303,13 @@ export const menuTitles: Record<string, { en: string; cn: string }> = {
   customizedPushDock: { en: 'Push docking', cn: '推送对接' },
   customizedPushDevice: { en: 'Push-link docking', cn: '推送链接对接' },
   customizedPushUrl: { en: 'Push address management', cn: '推送地址管理' },
+  operator: { en: 'Operator console', cn: '运营后台' },
+  operatorCompanies: { en: 'Companies', cn: '企业管理' },
+  operatorInventory: { en: 'Device inventory', cn: '设备库存' },
+  operatorOrders: { en: 'Orders', cn: '订单审核' },
+  operatorInvoices: { en: 'Invoices', cn: '发票处理' },
+  operatorDockingRequests: { en: 'Docking requests', cn: '平台对接申请' },
+  operatorFeedback: { en: 'Feedback received', cn: '意见反馈' },
 };
 
 /**

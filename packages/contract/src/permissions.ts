@@ -43,6 +43,13 @@ export const AuthTags = [
 ] as const;
 export type AuthTag = (typeof AuthTags)[number];
 
+/**
+ * Tags a route may require that are no company right: `operator` is the user's platform-operator
+ * flag (the operator console). No role can hold them.
+ */
+export const PlatformTags = ['operator'] as const;
+export type PlatformTag = (typeof PlatformTags)[number];
+
 /** Services the supplier enables per company ("Some features need the supplier to enable them"). */
 export const ServiceAuthTags = [
   'service:logistics',
@@ -53,5 +60,6 @@ export const ServiceAuthTags = [
   'service:operationReport',
   'service:dataBackup',
   'service:dataScreen',
+  'service:platformDock',
 ] as const;
 export type ServiceAuthTag = (typeof ServiceAuthTags)[number];

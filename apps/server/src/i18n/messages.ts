@@ -4,16 +4,20 @@ import { alarmsLabels, alarmsMessages } from './catalogues/alarms';
 import { auditLabels, auditMessages } from './catalogues/audit';
 import { billingLabels, billingMessages } from './catalogues/billing';
 import { calibrationLabels, calibrationMessages } from './catalogues/calibration';
+import { cameraMessages, cameraRouteLabels } from './catalogues/camera';
 import { creditsMessages, creditsRouteLabels } from './catalogues/credits';
 import { dataCenterMessages, dataCenterRouteLabels } from './catalogues/data-center';
 import { datavRouteLabels } from './catalogues/datav';
 import { devicesLabels, devicesMessages } from './catalogues/devices';
 import { equipmentLabels, equipmentMessages, equipmentRouteLabels } from './catalogues/equipment';
 import { exportProgressLabels, exportProgressMessages } from './catalogues/export-progress';
+import { invoicesMessages, invoicesRouteLabels } from './catalogues/invoices';
 import { logisticsMessages, logisticsRouteLabels } from './catalogues/logistics';
 import { openApiMessages, openApiRouteLabels } from './catalogues/open-api';
 import { operationReportsLabels, operationReportsMessages } from './catalogues/operation-reports';
+import { operatorMessages, operatorRouteLabels } from './catalogues/operator';
 import { orgLabels, orgMessages } from './catalogues/org';
+import { platformDockingMessages, platformDockingRouteLabels } from './catalogues/platform-docking';
 import { profileLabels, profileMessages } from './catalogues/profile';
 import { pushDockingMessages, pushDockingRouteLabels } from './catalogues/push-docking';
 import { reportTasksLabels, reportTasksMessages, reportTasksRouteLabels } from './catalogues/report-tasks';
@@ -43,11 +47,15 @@ export const messages = {
   ...operationReportsMessages,
   ...openApiMessages,
   ...pushDockingMessages,
+  ...platformDockingMessages,
   ...statisticsMessages,
   ...exportProgressMessages,
   ...dataCenterMessages,
   ...creditsMessages,
+  ...invoicesMessages,
   ...logisticsMessages,
+  ...cameraMessages,
+  ...operatorMessages,
   OK: { en: 'Success', cn: '操作成功' },
   LOGIN_EXPIRED: { en: 'Login expired, please log in again', cn: '登录已过期，请重新登录' },
   LOGIN_FAILED: { en: 'Account or password is incorrect', cn: '账号或密码错误' },
@@ -293,8 +301,12 @@ export const routeFieldLabels: Record<string, Record<string, Record<WireLanguage
   ...dataCenterRouteLabels,
   ...openApiRouteLabels,
   ...pushDockingRouteLabels,
+  ...platformDockingRouteLabels,
   ...creditsRouteLabels,
+  ...invoicesRouteLabels,
   ...logisticsRouteLabels,
+  ...cameraRouteLabels,
+  ...operatorRouteLabels,
 };
 
 export function fieldLabel(path: string, language: WireLanguage, route?: string): string {

@@ -116,6 +116,7 @@ const EnvSchema = z.object({
   PARAMETER_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   MKT_ACTIVATION_ENERGY_KJ: z.coerce.number().min(10).max(300).default(83.144),
   STARTER_CREDITS: z.coerce.number().int().min(0).max(1_000_000).default(100),
+  OPERATOR_ACCOUNTS: z.string().default(''),
   MAP_TILE_URL: z.string().default(''),
   PUBLIC_MQTT_URL: z.string().url().optional(),
   // Empty counts as unset (`METRICS_TOKEN=` in a compose file); a short token is guessable.
@@ -214,6 +215,11 @@ export interface Config {
   trustProxy: TrustProxy;
   /** Origins that may frame the full-screen dashboards; empty = none (plugins/security-headers.ts). */
   dashboardFrameAncestors: string[];
+  /**
+   * Accounts (e-mail or mobile, comma-separated in OPERATOR_ACCOUNTS) made platform operators at
+   * start (modules/operator/operators.service.ts); existing operators are never demoted by it.
+   */
+  operatorAccounts: string[];
   /** Bearer token `/metrics` requires; unset = `/metrics` off (404) (modules/system/metrics.routes.ts). */
   metricsToken?: string;
 }
@@ -315,6 +321,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     parameterTimeoutMs: e.PARAMETER_TIMEOUT_MS,
     mktActivationEnergyKj: e.MKT_ACTIVATION_ENERGY_KJ,
     starterCredits: e.STARTER_CREDITS,
+    operatorAccounts: e.OPERATOR_ACCOUNTS.split(',')
+      .map((a) => a.trim())
+      .filter((a) => a !== ''),
     mapTileUrl: e.MAP_TILE_URL,
     publicMqttUrl: e.PUBLIC_MQTT_URL,
     trustProxy: e.TRUST_PROXY,

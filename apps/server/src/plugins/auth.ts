@@ -15,6 +15,7 @@ import {
   callerDependsOn,
   loadSessionCaller,
   type SessionCaller,
+  serviceTagsAt,
 } from '../modules/auth/session-caller';
 import { PASSWORD_CHANGE_CALLS } from '../modules/auth/session-scope';
 import { headerLanguage, rememberLanguage } from '../modules/users/user-language';
@@ -37,6 +38,8 @@ export interface Auth {
   isDepartmentAdmin: boolean;
   authTags: ReadonlySet<string>;
   serviceTags: ReadonlySet<string>;
+  /** Platform operator (modules/operator/operator-guard.ts): not a right in any company. */
+  isOperator?: boolean;
   /** The session may only change the password (renewal due, msgCode 301; modules/auth). */
   passwordChangeOnly?: boolean;
 }
@@ -102,7 +105,7 @@ export async function resolveAuth(
     await rememberLanguage(db, caller.userId, caller.language, languageHeader);
     caller.language = language;
   }
-  return authIn(caller, companyHeader);
+  return authIn(caller, companyHeader, now);
 }
 
 /**
@@ -127,7 +130,7 @@ async function touchSession(db: Db, caller: SessionCaller, now: number, sessionI
 }
 
 /** The request's view of a caller: the company the header names (it must be theirs), else the last used one. */
-function authIn(caller: SessionCaller, companyHeader: string | undefined): Auth {
+function authIn(caller: SessionCaller, companyHeader: string | undefined, now: number): Auth {
   let membership: CallerMembership | undefined;
   if (companyHeader !== undefined && companyHeader !== '') {
     const wanted = idFromWire(companyHeader);
@@ -150,12 +153,16 @@ function authIn(caller: SessionCaller, companyHeader: string | undefined): Auth 
     roleId: access?.roleId ?? null,
     isDepartmentAdmin: access?.isDepartmentAdmin ?? false,
     authTags: access?.authTags ?? NO_TAGS,
-    serviceTags: membership?.serviceTags ?? NO_TAGS,
+    serviceTags: membership ? serviceTagsAt(membership, now) : NO_TAGS,
+    isOperator: caller.isOperator,
     passwordChangeOnly: caller.passwordChangeOnly,
   };
 }
 
 const NO_TAGS: ReadonlySet<string> = new Set();
+
+/** The route tag of operator-only calls (modules/operator/operator-guard.ts). */
+export const OPERATOR_TAG = 'operator';
 
 function header(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name.toLowerCase()];
@@ -204,8 +211,15 @@ export function registerAuth(app: FastifyInstance, db: Db, sessionIdleMs: number
     // without the right learns nothing about the call, not even which fields it takes.
     const route = app.routePermissions?.get(`${request.method} ${url}`);
     const required = route?.tags ?? [];
-    if (required.some((tag) => !request.auth.authTags.has(tag))) {
+    // The platform tag `operator` is the user's flag, never a company right (contract PlatformTags).
+    const holds = (tag: string) =>
+      tag === OPERATOR_TAG ? request.auth.isOperator === true : request.auth.authTags.has(tag);
+    if (required.some((tag) => !holds(tag))) {
       throw new AppError(route?.refusal ?? 'NO_PERMISSION');
+    }
+    // So are its supplier services (modules/companies/service-gate.ts), with the spec's words.
+    if (route?.services?.some((service) => !request.auth.serviceTags.has(service))) {
+      throw new AppError('NO_PERMISSION');
     }
   });
 }
@@ -241,6 +255,8 @@ export interface RoutePermission {
   body: unknown;
   /** The refusal message when it is not the generic "no permission" (see PermissionCheck). */
   refusal?: MessageKey;
+  /** Supplier services the call needs (modules/companies/service-gate.ts `requireService`). */
+  services?: string[];
 }
 
 /** The tags required by a route's preHandlers (one function or a list of them). */
@@ -248,6 +264,14 @@ function permissionTagsOf(preHandler: unknown): string[] {
   const handlers = Array.isArray(preHandler) ? preHandler : preHandler ? [preHandler] : [];
   return handlers
     .map((h) => (h as Partial<PermissionCheck>).permissionTag)
+    .filter((tag): tag is string => typeof tag === 'string');
+}
+
+/** The supplier services a route's preHandlers require (they carry `serviceTag`). */
+function serviceTagsOf(preHandler: unknown): string[] {
+  const handlers = Array.isArray(preHandler) ? preHandler : preHandler ? [preHandler] : [];
+  return handlers
+    .map((h) => (h as { serviceTag?: unknown }).serviceTag)
     .filter((tag): tag is string => typeof tag === 'string');
 }
 
@@ -274,6 +298,7 @@ export function recordRoutePermissions(app: FastifyInstance) {
         public: Boolean((route.config as { public?: boolean } | undefined)?.public),
         tags: permissionTagsOf(route.preHandler),
         refusal: refusalOf(route.preHandler),
+        services: serviceTagsOf(route.preHandler),
         body: (route.schema as { body?: unknown } | undefined)?.body,
       });
     }

@@ -11,6 +11,8 @@ export interface SecurityHeaderOptions {
   mapTileUrl: string;
   /** Origins allowed to frame `/screen` and `/screen2`; empty = nobody. */
   dashboardFrameAncestors: string[];
+  /** CAMERA_MEDIA_SOURCES: hosts of camera platforms' HLS streams the live view fetches (modules/camera). */
+  mediaSources?: string[];
 }
 
 /** Full-screen dashboards (spec section 2): wall displays may show them inside another page. */
@@ -59,7 +61,8 @@ export function parseFrameAncestors(text: string): string[] | string {
 }
 
 /** The console's policy; `frameAncestors` is `'none'` or the allowed origins. */
-export function consolePolicy(imageSource: string, frameAncestors: string): string {
+export function consolePolicy(imageSource: string, frameAncestors: string, mediaSources = ''): string {
+  const media = mediaSources ? ` ${mediaSources}` : '';
   return [
     "default-src 'self'",
     // No inline script anywhere: the built index.html loads one module bundle.
@@ -70,8 +73,8 @@ export function consolePolicy(imageSource: string, frameAncestors: string): stri
     `img-src 'self' data: blob:${imageSource ? ` ${imageSource}` : ''}`,
     "font-src 'self' data:",
     // 'self' covers the live socket on this host (ws: and wss:, CSP level 3).
-    "connect-src 'self'",
-    "media-src 'self' blob:",
+    `connect-src 'self'${media}`,
+    `media-src 'self' blob:${media}`,
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",
@@ -81,9 +84,10 @@ export function consolePolicy(imageSource: string, frameAncestors: string): stri
 
 export function registerSecurityHeaders(app: FastifyInstance, options: SecurityHeaderOptions) {
   const imageSource = tileImageSource(options.mapTileUrl);
-  const closed = consolePolicy(imageSource, "'none'");
+  const media = (options.mediaSources ?? []).join(' ');
+  const closed = consolePolicy(imageSource, "'none'", media);
   const dashboards = options.dashboardFrameAncestors.length
-    ? consolePolicy(imageSource, options.dashboardFrameAncestors.join(' '))
+    ? consolePolicy(imageSource, options.dashboardFrameAncestors.join(' '), media)
     : closed;
 
   // onRequest, so that every answer has them (errors, 404s and files included); a route that

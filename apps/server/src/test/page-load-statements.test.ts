@@ -2,6 +2,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { getAlarmDetail, pageAlarms } from '../modules/alarms/alarms.service';
 import { alarmRecords, alarmSettings } from '../modules/alarms/alarms.table';
 import { getCreditBalance, pageLedger } from '../modules/billing/credits.service';
+import { pageInvoices } from '../modules/billing/invoices.service';
+import { pageServiceList } from '../modules/billing/payments.service';
+import { cameraDetail, pageCameras } from '../modules/camera/cameras.service';
+import { pagePlatformAccounts } from '../modules/camera/platform-accounts.service';
 import { getUserPowers, listUserCompanies } from '../modules/companies/companies.service';
 import { alarmChart, companyDataInfo } from '../modules/companies/home-overview';
 import { pageFiles } from '../modules/data-center/data-center.service';
@@ -12,6 +16,7 @@ import { pageEquipment } from '../modules/equipment/equipment.service';
 import { pagePatrolPlans } from '../modules/equipment/equipment-patrols.service';
 import { pageTypes } from '../modules/equipment/equipment-types.service';
 import { pageAddresses } from '../modules/logistics/addresses.service';
+import { pageDeliveries, pageReceiving } from '../modules/logistics/deliveries.service';
 import { createNotice, listNotices } from '../modules/notices/notices.service';
 import { pageKeys } from '../modules/open-api/open-api-keys.service';
 import {
@@ -22,6 +27,9 @@ import {
   operationReportRuns,
   operationReportTasks,
 } from '../modules/operation-reports/operation-reports.table';
+import { pageOperatorCompanies } from '../modules/operator/operator-companies.service';
+import { pageOperatorFeedback } from '../modules/operator/operator-feedback.service';
+import { pageInventory } from '../modules/operator/operator-inventory.service';
 import { editableDevices, visibleDevices } from '../modules/org/access';
 import { pagePushUrls } from '../modules/push-docking/push-views.service';
 import { pageRuns, pageTasks } from '../modules/report-tasks/report-tasks.service';
@@ -283,6 +291,28 @@ describe('statements per page-load call', () => {
           () => pageAddresses(db, companyId, { pageNum: 1, pageSize: 20, keyword: 'dock', region: 'North' }),
           (page) => expect(page).toMatchObject({ list: [], total: 0 }),
         ),
+        // Delivery and receiving orders (modules/logistics): company name and serials inside the row.
+        pageDeliveries: await count(
+          () => pageDeliveries(db, companyId, { pageNum: 1, pageSize: 20, keyword: 'DO', state: 2 }),
+          (page) => expect(page).toMatchObject({ list: [], total: 0 }),
+        ),
+        pageReceiving: await count(
+          () => pageReceiving(db, companyId, { pageNum: 1, pageSize: 20 }),
+          (page) => expect(page).toMatchObject({ list: [], total: 0 }),
+        ),
+        // Cameras (modules/camera): account, department and watched things inside the row.
+        pageCameras: await count(
+          () => pageCameras(db, auth, { pageNum: 1, pageSize: 20, keyword: 'door', online: true }),
+          (page) => expect(page).toMatchObject({ list: [], total: 0 }),
+        ),
+        pagePlatformAccounts: await count(
+          () => pagePlatformAccounts(db, companyId, { pageNum: 1, pageSize: 20 }),
+          (page) => expect(page).toMatchObject({ list: [], total: 0 }),
+        ),
+        cameraDetailMissing: await count(
+          () => cameraDetail(db, auth, '999999').catch((error: { code?: string }) => error.code),
+          (answer) => expect(answer).toBe('CAMERA_NOT_FOUND'),
+        ),
         // The data screen's whole first paint (modules/datav): counts, departments, alarms, sensors, trend.
         screenOverview: await count(
           () => screenOverview(db, auth, { trendDays: 30 }, now),
@@ -322,6 +352,28 @@ describe('statements per page-load call', () => {
           () => pageLedger(db, auth, { pageNum: 1, pageSize: 20, kind: 'grant' }),
           (page) => expect(page.list.map((r) => r.reason)).toEqual(['starter credit']),
         ),
+        // Orders and invoice applications (modules/billing payments*, invoices*): names, payment, invoice inside the row.
+        pageServiceList: await count(
+          () => pageServiceList(db, auth, { pageNum: 1, pageSize: 20, kind: 'credits', invoiceStatus: 0 }),
+          (page) => expect(page).toMatchObject({ list: [], total: 0 }),
+        ),
+        pageInvoices: await count(
+          () => pageInvoices(db, auth, { pageNum: 1, pageSize: 20, status: 1 }),
+          (page) => expect(page).toMatchObject({ list: [], total: 0 }),
+        ),
+        // The operator console's lists (modules/operator): counts, bind state and names inside the row.
+        pageOperatorCompanies: await count(
+          () => pageOperatorCompanies(db, { pageNum: 1, pageSize: 20, keyword: 'Co' }),
+          (page) => expect(page.pageSize).toBe(20),
+        ),
+        pageInventory: await count(
+          () => pageInventory(db, { pageNum: 1, pageSize: 20, keyword: 'T', bound: true }),
+          (page) => expect(page.total).toBeGreaterThan(0),
+        ),
+        pageOperatorFeedback: await count(
+          () => pageOperatorFeedback(db, { pageNum: 1, pageSize: 20 }),
+          (page) => expect(page.pageSize).toBe(20),
+        ),
       };
       expect(counts).toEqual({
         pageDevices: 1,
@@ -345,6 +397,11 @@ describe('statements per page-load call', () => {
         pageOpenApiKeys: 1,
         pagePushUrls: 1,
         pageAddresses: 1,
+        pageDeliveries: 1,
+        pageReceiving: 1,
+        pageCameras: 1,
+        pagePlatformAccounts: 1,
+        cameraDetailMissing: 1,
         screenOverview: 1,
         pageReportTasks: 1,
         pageReportRuns: 1,
@@ -352,6 +409,11 @@ describe('statements per page-load call', () => {
         statistics: 1,
         creditBalance: 1,
         pageCreditLedger: 1,
+        pageServiceList: 1,
+        pageInvoices: 1,
+        pageOperatorCompanies: 1,
+        pageInventory: 1,
+        pageOperatorFeedback: 1,
       });
     });
   }
@@ -400,6 +462,19 @@ describe('statements per page-load call', () => {
       await textsOf([
         () => pageOperationRuns(db, auth, { pageNum: 1, pageSize: 20 }),
         () => pageOperationRuns(db, auth, { pageNum: 2, pageSize: 5, taskId: '7', status: 'done' }),
+      ]),
+    ).toBe(1);
+    expect(
+      await textsOf([
+        () => pageCameras(db, auth, { pageNum: 1, pageSize: 20 }),
+        () =>
+          pageCameras(db, auth, {
+            pageNum: 2,
+            pageSize: 5,
+            keyword: 'x',
+            platformAccountId: '7',
+            online: false,
+          }),
       ]),
     ).toBe(1);
     expect(

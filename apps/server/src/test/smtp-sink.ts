@@ -3,11 +3,31 @@ import { SMTPServer } from 'smtp-server';
 export interface ReceivedMail {
   to: string[];
   raw: string;
-  /** The decoded text body (quoted-printable or base64 undone). */
+  /** The decoded text body (quoted-printable or base64 undone); the text/plain part of a multipart mail. */
   text: string;
+  /** The decoded text/html part, when the mail has one. */
+  html?: string;
 }
 
-/** Undoes the body's Content-Transfer-Encoding of a single-part text mail. */
+/** The text and HTML of a mail: its single part, or the parts of a multipart one. */
+function bodies(raw: string): { text: string; html?: string } {
+  const split = raw.indexOf('\r\n\r\n');
+  const headers = raw.slice(0, split).replace(/\r\n\s+/g, ' ');
+  const boundary = /content-type:\s*multipart\/[^;]+;.*boundary="?([^";\r\n]+)"?/i.exec(headers)?.[1];
+  if (!boundary) return { text: bodyText(raw) };
+  const parts = raw.split(`--${boundary}`).slice(1, -1);
+  const found: { text: string; html?: string } = { text: '' };
+  for (const part of parts) {
+    const content = part.replace(/^\r\n/, '');
+    const partHeaders = content.slice(0, content.indexOf('\r\n\r\n'));
+    const decoded = bodyText(content).replace(/\r\n$/, '');
+    if (/content-type:\s*text\/html/i.test(partHeaders)) found.html = decoded;
+    else if (/content-type:\s*text\/plain/i.test(partHeaders)) found.text = decoded;
+  }
+  return found;
+}
+
+/** Undoes the body's Content-Transfer-Encoding of a single-part text mail (or one part). */
 function bodyText(raw: string): string {
   const split = raw.indexOf('\r\n\r\n');
   const headers = raw.slice(0, split);
@@ -35,7 +55,7 @@ export async function startSmtpSink(options: { port?: number } = {}) {
       let raw = '';
       stream.on('data', (chunk: Buffer) => (raw += chunk.toString()));
       stream.on('end', () => {
-        const mail = { to: session.envelope.rcptTo.map((r) => r.address), raw, text: bodyText(raw) };
+        const mail = { to: session.envelope.rcptTo.map((r) => r.address), raw, ...bodies(raw) };
         received.push(mail);
         for (const observer of observers) observer(mail);
         const taker = waiting.shift();

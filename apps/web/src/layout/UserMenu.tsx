@@ -2,12 +2,20 @@ import { DownOutlined, UserOutlined } from '@ant-design/icons';
 import { cutUserName } from '@coldchain/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { Avatar, Dropdown, type MenuProps } from 'antd';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { changeLanguage } from '../i18n';
 import { loginPathFor } from '../router/RequireAuth';
 import { logOut } from '../session/actions';
-import { useUserInfo } from '../session/queries';
+import { useCompanies, useCompanyId, useUserInfo } from '../session/queries';
+
+/** The company administrator's support-access window (pages/operator/support-access), loaded on use. */
+const SupportAccessModal = lazy(() =>
+  import('../pages/operator/support-access/SupportAccessModal').then((m) => ({
+    default: m.SupportAccessModal,
+  })),
+);
 
 export const PERSONAL_CENTER = '/user/personalCenter';
 
@@ -17,6 +25,10 @@ export function UserMenu() {
   const location = useLocation();
   const queryClient = useQueryClient();
   const { data: user } = useUserInfo();
+  const companyId = useCompanyId();
+  const { data: companies } = useCompanies();
+  const company = companies?.find((c) => c.id === companyId) ?? companies?.find((c) => c.current);
+  const [supportOpen, setSupportOpen] = useState(false);
 
   const doLogout = async () => {
     const target = loginPathFor(location.pathname + location.search);
@@ -44,6 +56,15 @@ export function UserMenu() {
       label: <span data-testid="menu-password">{t('layout.changePassword')}</span>,
       onClick: () => navigate(`${PERSONAL_CENTER}?panel=password`),
     },
+    ...(company?.isAdmin
+      ? [
+          {
+            key: 'support',
+            label: <span data-testid="menu-support-access">{t('operator.access.menu')}</span>,
+            onClick: () => setSupportOpen(true),
+          },
+        ]
+      : []),
     { type: 'divider' },
     {
       key: 'language',
@@ -71,18 +92,25 @@ export function UserMenu() {
   ];
 
   return (
-    <Dropdown menu={{ items }} trigger={['click']} placement="bottomRight">
-      <button
-        type="button"
-        className="cc-header-button"
-        data-testid="user-menu"
-        title={user?.relName}
-        aria-label={t('layout.userMenu', { name: user?.relName ?? '' })}
-      >
-        <Avatar size="small" src={user?.headImg || undefined} icon={<UserOutlined />} alt="" />
-        <span className="cc-user-name">{cutUserName(user?.relName ?? '')}</span>
-        <DownOutlined style={{ fontSize: 10 }} />
-      </button>
-    </Dropdown>
+    <>
+      <Dropdown menu={{ items }} trigger={['click']} placement="bottomRight">
+        <button
+          type="button"
+          className="cc-header-button"
+          data-testid="user-menu"
+          title={user?.relName}
+          aria-label={t('layout.userMenu', { name: user?.relName ?? '' })}
+        >
+          <Avatar size="small" src={user?.headImg || undefined} icon={<UserOutlined />} alt="" />
+          <span className="cc-user-name">{cutUserName(user?.relName ?? '')}</span>
+          <DownOutlined style={{ fontSize: 10 }} />
+        </button>
+      </Dropdown>
+      {supportOpen && (
+        <Suspense fallback={null}>
+          <SupportAccessModal onClose={() => setSupportOpen(false)} />
+        </Suspense>
+      )}
+    </>
   );
 }

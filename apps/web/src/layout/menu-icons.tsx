@@ -9,6 +9,7 @@ import {
   HddOutlined,
   HomeOutlined,
   SendOutlined,
+  ShopOutlined,
   TeamOutlined,
 } from '@ant-design/icons';
 import type { ComponentType } from 'react';
@@ -27,6 +28,7 @@ export const MENU_ICONS: Record<string, ComponentType> = {
   HddOutlined,
   HomeOutlined,
   SendOutlined,
+  ShopOutlined,
   TeamOutlined,
 };
 

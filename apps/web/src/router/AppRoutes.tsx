@@ -54,6 +54,8 @@ const SensorWallScreen = lazyTopScreen(() =>
   import('../pages/screen').then((m) => ({ default: m.SensorWallScreen })),
 );
 const DATA_SCREENS = ['screen', 'screen2'];
+/** A receiver's receipt page, opened from a signed link without login (pages/logistics/receipt). */
+const ReceiptScreen = lazyTopScreen(() => import('../pages/logistics/receipt'));
 
 /**
  * Screens outside the layout, which do not show the user: a token there may be a renewal token
@@ -132,6 +134,7 @@ export function AppRoutes() {
           <Route path="/qrConfirm" element={<QrConfirmScreen />} />
           <Route path="/screen" element={<OverviewScreen />} />
           <Route path="/screen2" element={<SensorWallScreen />} />
+          <Route path="/receipt/:token" element={<ReceiptScreen />} />
           <Route path="/" element={<Navigate to="/home" replace />} />
           <Route element={<ConsoleScreen />}>
             <Route

@@ -16,6 +16,12 @@ const PAGES: Record<string, ComponentType> = {
   monitoringDeviceRecovery: lazyScreen(() => import('../pages/billing/recovery')),
   // Expense management: message credit, its ledger and the top-up orders (issue 17).
   addedServices: lazyScreen(() => import('../pages/billing/expenses')),
+  // Orders and payment, invoices (issue 17 items 2 and 4); the operator's side under /operator.
+  serviceList: lazyScreen(() => import('../pages/billing/service-list')),
+  applicationForInvoice: lazyScreen(() => import('../pages/billing/invoices')),
+  orgApplicationForInvoice: lazyScreen(() => import('../pages/billing/invoices/department')),
+  operatorInvoices: lazyScreen(() => import('../pages/operator/invoices')),
+  operatorOrders: lazyScreen(() => import('../pages/operator/orders')),
   mapMode: lazyScreen(() => import('../pages/map')),
   equipment: lazyScreen(() => import('../pages/equipment')),
   equipmentType: lazyScreen(() => import('../pages/equipment/type')),
@@ -28,7 +34,18 @@ const PAGES: Record<string, ComponentType> = {
   OpenDevice: lazyScreen(() => import('../pages/open-api/OpenDevicePage')),
   customizedPushDevice: lazyScreen(() => import('../pages/push-docking')),
   customizedPushUrl: lazyScreen(() => import('../pages/push-docking/DeliveriesPage')),
+  platformList: lazyScreen(() => import('../pages/platform-docking')),
+  dockMonitor: lazyScreen(() => import('../pages/platform-docking/DockMonitorPage')),
+  operatorDockingRequests: lazyScreen(() => import('../pages/operator/docking-requests')),
   addressManagement: lazyScreen(() => import('../pages/logistics/addresses')),
+  // Cameras (issue 19): list, detail with the live view, attributes, platform accounts, the wall.
+  camera: lazyScreen(() => import('../pages/camera')),
+  cameraDetail: lazyScreen(() => import('../pages/camera/CameraDetailPage')),
+  cameraAttr: lazyScreen(() => import('../pages/camera/CameraAttrPage')),
+  platformAccount: lazyScreen(() => import('../pages/camera/PlatformAccountsPage')),
+  cameraScreen: lazyScreen(() => import('../pages/camera/CameraScreenPage')),
+  deliveryOrder: lazyScreen(() => import('../pages/logistics/delivery-orders')),
+  receivingOrder: lazyScreen(() => import('../pages/logistics/receiving-orders')),
   groupingMode: lazyScreen(() => import('../pages/groups')),
   alarmInfo: lazyScreen(() => import('../pages/alarms')),
   alarmDetail: lazyScreen(() => import('../pages/alarms/detail')),
@@ -52,6 +69,10 @@ const PAGES: Record<string, ComponentType> = {
   dataBackup: lazyScreen(() => import('../pages/reports/backup')),
   // The data centre's file list: `dataCenter` is the menu directory, `dataFiles` its first page.
   dataFiles: lazyScreen(() => import('../pages/reports/data-center')),
+  // The operator console (issue 17 item 6); orders and invoices are the billing pages' own.
+  operatorCompanies: lazyScreen(() => import('../pages/operator/companies')),
+  operatorInventory: lazyScreen(() => import('../pages/operator/inventory')),
+  operatorFeedback: lazyScreen(() => import('../pages/operator/feedback')),
 };
 
 /** The screen of a menu entry, or the coming-soon page while its issue is open. */

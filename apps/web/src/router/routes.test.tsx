@@ -65,13 +65,13 @@ describe('routes (spec sections 2 and 8)', () => {
     await waitFor(() => expect(currentLocation.path).toBe('/home'));
   });
 
-  it('a permission route renders its translated title and says it is coming', async () => {
+  it('a permission route renders its own page under its translated title, no coming-soon page', async () => {
     localStorage.setItem('accessToken', 't');
     stubServer();
-    // Cameras are issue 19's: still a coming-soon page.
+    // Cameras were the last coming-soon pages (issue 19); every menu entry now has its screen.
     renderApp('/deviceManagement/camera');
-    expect(await screen.findByTestId('page-title')).toHaveTextContent('Cameras');
-    expect(screen.getByText('This page is coming soon.')).toBeInTheDocument();
+    expect(await screen.findByTestId('page-title', {}, { timeout: 15_000 })).toHaveTextContent('Cameras');
+    expect(screen.queryByText('This page is coming soon.')).toBeNull();
   });
 
   it("a monitor's alarm detail opens the alarm record, not the coming-soon page", async () => {

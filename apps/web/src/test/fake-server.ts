@@ -23,6 +23,7 @@ export const demoUser: UserInfo = {
   lastCompanyId: 'c1',
   legalPerson: true,
   unreadNoticeCount: 0,
+  isOperator: false,
 };
 
 export const demoCompanies: UserCompany[] = [

@@ -183,6 +183,8 @@ describe('every export writes hostile text as text', () => {
 
   /** Calls that hand back a file made earlier and kept: a backup run's (written by the exports above), a report's PDF. */
   const STORED_FILES = new Set([
+    // The invoice PDF the supplier uploaded (modules/billing invoices), answered as stored.
+    '/api/invoice/downloadInvoice',
     '/api/report/downloadRun',
     '/api/dataCenter/downloadFile',
     '/api/operationReport/downloadRun',

@@ -2,6 +2,7 @@ import { and, eq, gt, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { recordAudit } from '../audit/audit.service';
 import { companyMembers } from '../companies/companies.table';
+import type { SweepGate } from '../jobs/sweep-slots';
 import type { Mailer } from '../notify/mailer';
 import { sendMessage } from '../notify/outbox.service';
 import { sessions, users } from '../users/users.table';
@@ -123,8 +124,17 @@ export async function sweepInactiveAccounts(
 }
 
 /** Runs the sweep now and then every `everyMs` until stopped (server.ts). */
-export function startAccountCancellationSweep(db: Db, mailer: Mailer | null, everyMs: number) {
-  const run = () => void sweepInactiveAccounts(db, mailer).catch(() => undefined);
+export function startAccountCancellationSweep(
+  db: Db,
+  mailer: Mailer | null,
+  everyMs: number,
+  gate?: SweepGate,
+) {
+  // One instance per period (jobs/sweep-slots.ts), so a warning is never mailed twice.
+  const run = async () => {
+    if (gate && !(await gate('accountCancellation', everyMs))) return;
+    await sweepInactiveAccounts(db, mailer).catch(() => undefined);
+  };
   const first = setTimeout(run, 60_000);
   const timer = setInterval(run, everyMs);
   first.unref();

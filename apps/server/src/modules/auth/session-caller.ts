@@ -15,6 +15,19 @@ export interface CallerMembership {
   legalPerson: boolean;
   access: MemberAccess;
   serviceTags: ReadonlySet<string>;
+  /** The end (epoch ms) of each service that has one: `serviceTagsAt` drops it from then on. */
+  serviceEnds: ReadonlyMap<string, number>;
+}
+
+/**
+ * The membership's services that are on at `nowMs`. A cached caller may outlive a service's end,
+ * so the end is checked on every request, not only when the caller is read (no job, no delay).
+ */
+export function serviceTagsAt(membership: CallerMembership, nowMs: number): ReadonlySet<string> {
+  if (membership.serviceEnds.size === 0) return membership.serviceTags;
+  return new Set(
+    [...membership.serviceTags].filter((tag) => (membership.serviceEnds.get(tag) ?? Infinity) > nowMs),
+  );
 }
 
 /**
@@ -29,6 +42,8 @@ export interface SessionCaller {
   lastSeenAt: number;
   expiresAt: number;
   disabled: boolean;
+  /** Platform operator (users.is_operator): the operator console (modules/operator). */
+  isOperator: boolean;
   language: WireLanguage;
   lastCompanyId: number | null;
   /** Oldest membership first (the company in scope when the last used one is gone). */
@@ -42,6 +57,7 @@ interface MembershipRow {
   departmentId: number | null;
   roleId: number | null;
   services: string[];
+  serviceExpiry: Record<string, string>;
   /** Null when the member's department is not found in their company. */
   departmentPath: string | null;
   departmentParentId: number | null;
@@ -56,12 +72,21 @@ interface CallerRow {
   lastSeenAt: number;
   expiresAt: number;
   disabled: boolean;
+  isOperator: boolean;
   language: WireLanguage;
   lastCompanyId: number | null;
   memberships: MembershipRow[];
 }
 
 const epochMs = (column: unknown) => sql`(extract(epoch from ${column}) * 1000)::float8`;
+
+/**
+ * The company's enabled services (`c.services`) without those whose end (`c.service_expiry`, an
+ * ISO instant per tag) has passed at `nowMs`: an expired service is off from that moment on.
+ */
+const liveServices = (nowMs: number) => sql`array(select tag from unnest(c.services) as tag
+  where (c.service_expiry ->> tag) is null
+     or (c.service_expiry ->> tag)::timestamptz > to_timestamp(${nowMs}::float8 / 1000))`;
 
 /**
  * The session of `tokenHash` if it is live at `nowMs`, with its user and all their memberships,
@@ -78,11 +103,12 @@ export async function loadSessionCaller(
     plannedOnce(sql`select json_build_object(
         'sessionId', s.id, 'userId', s.user_id, 'scope', s.scope,
         'lastSeenAt', ${epochMs(sql`s.last_seen_at`)}, 'expiresAt', ${epochMs(sql`s.expires_at`)},
-        'disabled', u.disabled, 'language', u.language, 'lastCompanyId', u.last_company_id,
+        'disabled', u.disabled, 'isOperator', u.is_operator, 'language', u.language, 'lastCompanyId', u.last_company_id,
         'memberships', coalesce((
           select json_agg(json_build_object(
               'companyId', m.company_id, 'isAdmin', m.is_admin, 'legalPerson', m.legal_person,
-              'departmentId', m.department_id, 'roleId', m.role_id, 'services', c.services,
+              'departmentId', m.department_id, 'roleId', m.role_id, 'services', ${liveServices(nowMs)},
+              'serviceExpiry', c.service_expiry,
               'departmentPath', d.path, 'departmentParentId', d.parent_id,
               'roleTags', r.tags, 'roleIsDepartmentAdmin', r.is_department_admin)
             order by m.joined_at, m.company_id)
@@ -90,7 +116,7 @@ export async function loadSessionCaller(
           join ${companies} c on c.id = m.company_id
           left join ${departments} d on d.id = m.department_id and d.company_id = m.company_id
           left join ${roles} r on r.id = m.role_id and r.company_id = m.company_id
-          where m.user_id = s.user_id), '[]'::json)) as caller
+          where m.user_id = s.user_id and not c.disabled), '[]'::json)) as caller
       from ${sessions} s join ${users} u on u.id = s.user_id
       where s.token_hash = ${tokenHash} and s.expires_at > to_timestamp(${nowMs}::float8 / 1000)
       limit 1`),
@@ -104,6 +130,7 @@ export async function loadSessionCaller(
     lastSeenAt: caller.lastSeenAt,
     expiresAt: caller.expiresAt,
     disabled: caller.disabled,
+    isOperator: caller.isOperator,
     language: caller.language,
     lastCompanyId: caller.lastCompanyId,
     memberships: caller.memberships.map((m) => ({
@@ -111,6 +138,9 @@ export async function loadSessionCaller(
       isAdmin: m.isAdmin,
       legalPerson: m.legalPerson,
       serviceTags: new Set(m.services),
+      serviceEnds: new Map(
+        Object.entries(m.serviceExpiry ?? {}).map(([tag, end]) => [tag, Date.parse(end)] as const),
+      ),
       access: memberAccessOf(
         m,
         m.departmentPath === null ? null : { path: m.departmentPath, parentId: m.departmentParentId },

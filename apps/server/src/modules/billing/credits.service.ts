@@ -17,6 +17,9 @@ import { creditBalance } from '../delivery/credits.service';
 import { creditLedger } from '../delivery/delivery.table';
 import { devices } from '../devices/devices.table';
 import { deviceIdsWhere, visibleDevices } from '../org/access';
+import { orderNumber } from './orders.service';
+import { orders } from './orders.table';
+import { creditPurchases } from './payments.table';
 
 /*
  * The company's side of message credit (issue 17 item 1): the balance and the ledger that
@@ -81,7 +84,10 @@ export const LEDGER_ROW = sql`json_build_object(
             from ${alarmNotifications} n
             join ${alarmRecords} a on a.id = n.alarm_id
             join ${devices} d on d.id = a.device_id
-            where n.id = ${creditLedger.notificationId})
+            where n.id = ${creditLedger.notificationId}),
+  'order', (select json_build_object('id', o.id, 'createdAt', floor(extract(epoch from o.created_at) * 1000)::bigint)
+            from ${creditPurchases} cp join ${orders} o on o.id = cp.order_id
+            where cp.ledger_id = ${creditLedger.id})
 )`;
 
 export interface LedgerJson {
@@ -98,6 +104,8 @@ export interface LedgerJson {
     deviceName: string;
     deviceSerial: string;
   } | null;
+  /** The credit top-up order a grant came from (payments-settle.ts). */
+  order?: { id: number | string; createdAt: number | string } | null;
 }
 
 export function presentLedgerRow(raw: LedgerJson): CreditLedgerRowView {
@@ -115,8 +123,16 @@ export function presentLedgerRow(raw: LedgerJson): CreditLedgerRowView {
           deviceSerial: raw.alarm.deviceSerial,
         }
       : null,
-    // No order buys credit yet: grants carry their reason only (docs/decisions.md).
-    order: null,
+    // A paid credit top-up order names itself; other grants carry their reason only.
+    order: raw.order
+      ? {
+          id: idToWire(BigInt(raw.order.id)),
+          orderNo: orderNumber({
+            id: Number(raw.order.id),
+            createdAt: new Date(Number(raw.order.createdAt)),
+          }),
+        }
+      : null,
     reason: raw.note,
     createTime: Number(raw.createdAt),
   };

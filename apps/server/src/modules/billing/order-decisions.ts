@@ -6,10 +6,12 @@ import { devices } from '../devices/devices.table';
 import { recordLapseAtRenewal } from '../service-periods/lapse-recording';
 import { toOrderView } from './orders.service';
 import { orders } from './orders.table';
+import { type DecisionDetails, settleDecision } from './payments-settle';
 
 /**
- * The platform operator's side of an order (`npm run admin -- orders ...`). There is no payment
- * gateway: the operator checks the payment out of band and approves or rejects the order.
+ * The decision on an order: the platform operator's (operator console, `npm run admin -- orders
+ * ...`), who checks a bank transfer and approves or rejects, or the online payment's webhook
+ * (webhook.service.ts), which approves a paid checkout. Both go through `decide`.
  */
 
 export class OrderDecisionError extends Error {}
@@ -30,22 +32,38 @@ export async function listOrders(db: Db, status?: number): Promise<(OrderView & 
  * recorded, since its readings of that time stay hidden until recovered. A recovery is recorded as
  * approved with its period, which un-hides those readings (docs/decisions.md, "Data recovery").
  */
-export async function approveOrder(db: Db, id: number, now = new Date()): Promise<OrderView> {
-  return decide(db, id, OrderStatus.Approved, now);
+export async function approveOrder(
+  db: Db,
+  id: number,
+  now = new Date(),
+  details: DecisionDetails = {},
+): Promise<OrderView> {
+  return decide(db, id, OrderStatus.Approved, now, details);
 }
 
-export async function rejectOrder(db: Db, id: number, now = new Date()): Promise<OrderView> {
-  return decide(db, id, OrderStatus.Rejected, now);
+export async function rejectOrder(
+  db: Db,
+  id: number,
+  now = new Date(),
+  details: DecisionDetails = {},
+): Promise<OrderView> {
+  return decide(db, id, OrderStatus.Rejected, now, details);
 }
 
-async function decide(db: Db, id: number, status: OrderStatus, now: Date): Promise<OrderView> {
+async function decide(
+  db: Db,
+  id: number,
+  status: OrderStatus,
+  now: Date,
+  details: DecisionDetails,
+): Promise<OrderView> {
   return db.transaction(async (tx) => {
     const [row] = await tx.select().from(orders).where(eq(orders.id, id)).for('update');
     if (!row) throw new OrderDecisionError(`Order ${id} does not exist.`);
     if (row.status !== OrderStatus.Pending) {
       throw new OrderDecisionError(`Order ${id} is not pending (status ${row.status}); nothing changed.`);
     }
-    const actor = { companyId: row.companyId, userId: null, ip: '' };
+    const actor = { companyId: row.companyId, userId: details.userId ?? null, ip: details.ip ?? '' };
     const extended: { deviceId: number; before: number; after: number }[] = [];
     if (status === OrderStatus.Approved && row.kind === 'renewal') {
       for (const line of row.lines) {
@@ -80,12 +98,19 @@ async function decide(db: Db, id: number, status: OrderStatus, now: Date): Promi
       .set({ status, decidedAt: now })
       .where(eq(orders.id, id))
       .returning();
+    // Credits a paid top-up and records how it was paid or why it was rejected (payments-settle.ts).
+    await settleDecision(tx, row, status, now, details);
     await recordAudit(tx, actor, {
       action: status === OrderStatus.Approved ? 'order.approve' : 'order.reject',
       targetType: 'order',
       targetId: id,
       before: { status: row.status },
-      after: { status, extended },
+      after: {
+        status,
+        extended,
+        ...(details.reason ? { reason: details.reason } : {}),
+        ...(details.paidOnline ? { paidOnline: true } : {}),
+      },
     });
     return toOrderView(updated!);
   });

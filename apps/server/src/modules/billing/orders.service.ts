@@ -166,7 +166,7 @@ export async function createRecoveryOrder(
  * Orders the caller may see: members who see the whole company see all its orders; members of a
  * department see the orders they placed themselves.
  */
-function visibleOrders(auth: Auth): SQL {
+export function visibleOrders(auth: Auth): SQL {
   const company = eq(orders.companyId, auth.companyId ?? -1);
   if (auth.scopePath === null) return company;
   return and(company, eq(orders.createdBy, auth.userId))!;

@@ -23,9 +23,10 @@ export interface OrderLine {
 }
 
 /**
- * A top-up order (spec sections 3-4): a renewal of device service for whole months, or the
- * recovery of a past period's data. There is no payment gateway: the platform operator approves
- * or rejects it (`npm run admin -- orders ...`, docs/decisions.md).
+ * A top-up order (spec sections 3-4): a renewal of device service for whole months, the
+ * recovery of a past period's data, or message credits (`credits`, payments.table.ts). The
+ * platform operator approves or rejects it (operator console or `npm run admin -- orders ...`),
+ * or the online payment's webhook approves it (docs/decisions.md, "Payments and invoices").
  */
 export const orders = pgTable(
   'orders',
@@ -34,7 +35,7 @@ export const orders = pgTable(
     companyId: bigint('company_id', { mode: 'number' })
       .notNull()
       .references(() => companies.id, { onDelete: 'cascade' }),
-    /** renewal | recovery */
+    /** renewal | recovery | credits */
     kind: text('kind').notNull(),
     lines: jsonb('lines').$type<OrderLine[]>().notNull(),
     /** Renewal: months bought; recovery: 30-day months charged (part months whole). */

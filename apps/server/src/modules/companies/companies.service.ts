@@ -1,5 +1,5 @@
 import type { UserCompany, UserPowers } from '@coldchain/contract';
-import { buildMenuEntries } from '@coldchain/contract';
+import { buildMenuEntries, MENU_TREE, OPERATOR_MENU_TREE } from '@coldchain/contract';
 import { eq, sql } from 'drizzle-orm';
 import { type Db, type Queryable, queryRows } from '../../db/client';
 import { plannedOnce } from '../../db/planned-once';
@@ -25,7 +25,8 @@ interface UserCompanyRow {
 }
 
 /**
- * The caller's companies, by name; one statement, prepared once (the console asks on every page
+ * The caller's companies, by name (a company disabled by the supplier is left out, as the session
+ * leaves it out); one statement, prepared once (the console asks on every page
  * load). `other_admins` is for the leave action: the last administrator may not leave (leaveCompany).
  */
 export async function listUserCompanies(db: Db, auth: Auth): Promise<UserCompany[]> {
@@ -35,7 +36,7 @@ export async function listUserCompanies(db: Db, auth: Auth): Promise<UserCompany
         (select count(*)::int from ${companyMembers} o
           where o.company_id = m.company_id and o.is_admin and o.user_id <> m.user_id) as other_admins
       from ${companyMembers} m join ${companies} c on c.id = m.company_id
-      where m.user_id = ${auth.userId}::bigint
+      where m.user_id = ${auth.userId}::bigint and not c.disabled
       order by c.name, c.id`),
   );
   return rows.map((row) => {
@@ -72,7 +73,12 @@ export async function switchUserCompany(db: Db, auth: Auth, id: string): Promise
 /** The menus, rights and services of the caller in the company in scope (spec section 6). */
 export function getUserPowers(auth: Auth): UserPowers {
   return {
-    menus: buildMenuEntries(auth.authTags, auth.serviceTags),
+    // A platform operator also gets the operator area, after the company's own menus.
+    menus: buildMenuEntries(
+      auth.authTags,
+      auth.serviceTags,
+      auth.isOperator === true ? [...MENU_TREE, ...OPERATOR_MENU_TREE] : MENU_TREE,
+    ),
     authTags: [...auth.authTags].sort(),
     serviceAuthTags: [...auth.serviceTags].sort(),
   };

@@ -1,4 +1,14 @@
-import { bigint, bigserial, boolean, index, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  index,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core';
 import { users } from '../users/users.table';
 
 /** A tenant. Every tenant-owned table carries `company_id` as its first filter. */
@@ -11,6 +21,18 @@ export const companies = pgTable('companies', {
   address: text('address').notNull().default(''),
   /** Services the supplier has enabled for this company (`service:*` tags). */
   services: text('services').array().notNull().default([]),
+  /**
+   * Optional end of each enabled service: `service tag -> ISO instant`. A service past its end
+   * counts as off at once (modules/auth/session-caller.ts reads it), no job needed.
+   */
+  serviceExpiry: jsonb('service_expiry').$type<Record<string, string>>().notNull().default({}),
+  /** Disabled by a platform operator: its members no longer reach it (modules/operator). */
+  disabled: boolean('disabled').notNull().default(false),
+  /**
+   * Until then platform operators may open the company's devices read-only (support access,
+   * granted by a company administrator; modules/operator). Null = never granted or revoked.
+   */
+  supportAccessUntil: timestamp('support_access_until', { withTimezone: true }),
   /** Members must renew their password every 90 days (spec section 9). */
   passwordRenewal: boolean('password_renewal').notNull().default(false),
   /**

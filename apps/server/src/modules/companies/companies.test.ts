@@ -107,6 +107,8 @@ describe('companies, switching and powers', () => {
           'customizedPushUrl',
           'operationReport',
           'dataBackup',
+          'platformList',
+          'dockMonitor',
         ].includes(n),
     )) {
       expect(names, name).toContain(name);

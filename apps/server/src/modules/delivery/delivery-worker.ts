@@ -9,7 +9,13 @@ import { type ChannelAdapter, ProviderError, type Recipient } from './channels/c
 import { creditCost, noticeNoCredit, refundCredit, reserveCredit } from './credits.service';
 import { notificationDeliveries } from './delivery.table';
 import { DeliveryStatus } from './delivery-status';
-import { alarmEmailText, alarmShortText, alarmSubject } from './templates';
+import { alarmEmailText, alarmShortText, alarmSubject, plainTextHtml } from './templates';
+
+/** What another module adds to an alarm e-mail: a line of text, and the same as HTML. */
+export interface AlarmEmailExtra {
+  text: string;
+  html: string;
+}
 
 export interface DeliveryOptions {
   /** How often due rows are looked for when nobody wakes the worker. */
@@ -91,6 +97,13 @@ export class DeliveryWorker {
   private started = false;
   /** Told each recorded outcome (modules/system/metrics.ts). */
   observeOutcome: (channel: string, outcome: string) => void = () => {};
+  /**
+   * More for an alarm's e-mail, told by another module (modules/camera: the alarm's camera
+   * picture, as a link in the text and an image in the HTML). It must answer quickly; a failure
+   * leaves it out, never the mail.
+   */
+  alarmEmailExtra: (alarmId: number, language: 'en' | 'cn') => Promise<AlarmEmailExtra | null> = async () =>
+    null;
 
   constructor(
     private readonly db: Db,
@@ -301,7 +314,13 @@ export class DeliveryWorker {
       alarmTime: context.alarmTime,
       lateBySeconds: context.lateBySeconds,
     };
-    const text = row.channel === 'email' ? alarmEmailText(input, language) : alarmShortText(input, language);
+    const extra =
+      row.channel === 'email' ? await this.alarmEmailExtra(row.alarmId, language).catch(() => null) : null;
+    const text =
+      row.channel === 'email'
+        ? alarmEmailText(input, language) + (extra ? `\n\n${extra.text}` : '')
+        : alarmShortText(input, language);
+    const html = extra ? `${plainTextHtml(alarmEmailText(input, language))}${extra.html}` : undefined;
     if (!(await reserveCredit(this.db, row.companyId, row.id, row.channel, creditCost(row.channel, text)))) {
       await noticeNoCredit(this.db, row.companyId);
       return { status: DeliveryStatus.NoCredit, error: null };
@@ -312,6 +331,7 @@ export class DeliveryWorker {
       to,
       subject: alarmSubject(input, language),
       text,
+      ...(html ? { html } : {}),
       language,
       idempotencyKey: `alarm-notification-${row.id}`,
       notificationId: row.id,

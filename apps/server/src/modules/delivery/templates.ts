@@ -66,3 +66,16 @@ export function alarmEmailText(input: AlarmMessageInput, language: 'en' | 'cn'):
   const late = note ? `\n${note}: not found live; the alarm time is the time of the reading.` : '';
   return `${input.content.en}\n\nAlarm time: ${time} (UTC)${late}\nLevel: ${input.level}\n\nPlease sign in to the ColdChain console to handle this alarm.`;
 }
+
+/** HTML-escapes text for a mail body. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** A plain-text message as HTML paragraphs, line breaks kept. */
+export function plainTextHtml(text: string): string {
+  return text
+    .split(/\n{2,}/)
+    .map((paragraph) => `<p>${escapeHtml(paragraph).replace(/\n/g, '<br>')}</p>`)
+    .join('\n');
+}

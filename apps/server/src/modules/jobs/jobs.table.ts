@@ -1,5 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  bigserial,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 
 export const JobStatuses = ['queued', 'running', 'done', 'failed'] as const;
 export type JobStatus = (typeof JobStatuses)[number];
@@ -36,3 +46,17 @@ export const jobs = pgTable(
   ],
 );
 export type JobRow = typeof jobs.$inferSelect;
+
+/**
+ * Which period ("slot") of each periodic sweep (offline devices, reminders, account
+ * cancellation, reading storage upkeep) has been run, and by which instance. Every instance ticks,
+ * and the first tick of a slot moves `slot` forward and runs the sweep; the others find the slot
+ * taken (sweep-lease.ts). Slots are counted on the database's clock, so instances with skewed
+ * clocks agree, and an instance that dies simply stops claiming: the others claim the next slots.
+ */
+export const sweepRuns = pgTable('sweep_runs', {
+  name: text('name').primaryKey(),
+  slot: bigint('slot', { mode: 'number' }).notNull(),
+  owner: text('owner').notNull(),
+  ranAt: timestamp('ran_at', { withTimezone: true }).notNull(),
+});

@@ -207,7 +207,8 @@ describe('logistics addresses', () => {
 
   it('refuses every call when the supplier has not enabled the logistics service', async () => {
     const { post } = await setUp([]);
-    const off = translate('LOGISTICS_SERVICE_OFF', 'en');
+    // Every service that is off answers the spec's words (modules/companies/service-gate.ts).
+    const off = translate('NO_PERMISSION', 'en');
     expect((await post('/api/logistics/saveAddress', WAREHOUSE)).body.msgContent).toBe(off);
     expect((await post('/api/logistics/pageAddresses', {})).body.msgContent).toBe(off);
     expect((await post('/api/logistics/addressDetail', { id: '1' })).body.msgContent).toBe(off);

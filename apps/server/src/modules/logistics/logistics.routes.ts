@@ -4,17 +4,14 @@ import {
   PageAddressesRequest,
   SaveAddressRequest,
 } from '@coldchain/contract';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { AppError } from '../../lib/app-error';
 import { ok } from '../../lib/envelope';
 import { actorOf, requireCompany, requirePermission } from '../../plugins/auth';
+import { requireService } from '../companies/service-gate';
 import { addressDetail, deleteAddress, pageAddresses, saveAddress } from './addresses.service';
 
 /** Every logistics call needs the company's logistics service, which the supplier enables (spec section 6). */
-async function requireLogisticsService(request: FastifyRequest) {
-  if (!request.auth.serviceTags.has(LOGISTICS_SERVICE)) throw new AppError('LOGISTICS_SERVICE_OFF');
-}
+const requireLogisticsService = requireService(LOGISTICS_SERVICE);
 
 /**
  * The console's logistics calls (API.md "Logistics"): `logistics:view` reads, `logistics:edit`

@@ -4,6 +4,8 @@ export interface Mail {
   to: string;
   subject: string;
   text: string;
+  /** An HTML alternative of `text` (the alarm e-mail's camera picture); mail clients show one of the two. */
+  html?: string;
   /** A stable Message-ID (alarm delivery uses it as the idempotency key). */
   messageId?: string;
   /**
@@ -31,6 +33,7 @@ export function createMailer(smtpUrl: string | undefined, from: string): Mailer 
         to: mail.to,
         subject: mail.subject,
         text: mail.text,
+        ...(mail.html ? { html: mail.html } : {}),
         ...(mail.messageId ? { messageId: mail.messageId } : {}),
         ...(mail.signal ? { signal: mail.signal } : {}),
         ...(mail.attachments ? { attachments: mail.attachments } : {}),

@@ -5,19 +5,16 @@ import {
   PageOpenApiUsageRequest,
   SetOpenApiKeyDevicesRequest,
 } from '@coldchain/contract';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { AppError } from '../../lib/app-error';
 import { ok } from '../../lib/envelope';
 import type { SecretBox } from '../../lib/secret-box';
 import { actorOf, requireCompany, requirePermission } from '../../plugins/auth';
+import { requireService } from '../companies/service-gate';
 import { createKey, pageKeys, pageUsage, revokeKey, setKeyDevices } from './open-api-keys.service';
 import { OPEN_API_SERVICE } from './open-signature';
 
 /** Key management needs the company's open-API service, which the supplier enables (spec section 6). */
-async function requireOpenApiService(request: FastifyRequest) {
-  if (!request.auth.serviceTags.has(OPEN_API_SERVICE)) throw new AppError('OPEN_API_SERVICE_OFF');
-}
+const requireOpenApiService = requireService(OPEN_API_SERVICE);
 
 /**
  * The console's calls for open-API keys (`OpenApi`, `OpenDevice`; API.md "Open API"):

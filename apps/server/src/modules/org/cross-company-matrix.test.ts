@@ -120,6 +120,12 @@ describe('cross-company matrix', () => {
       '/api/push/pageDeliveries',
       '/api/logistics/addressDetail',
       '/api/logistics/deleteAddress',
+      '/api/logistics/deliveryDetail',
+      '/api/logistics/departDelivery',
+      '/api/logistics/arriveDelivery',
+      '/api/logistics/cancelDelivery',
+      '/api/logistics/deliveryNote',
+      '/api/logistics/sendReceiptLink',
     ]) {
       expect(notExercised).not.toContain(url);
     }
@@ -153,6 +159,28 @@ describe('cross-company matrix', () => {
       a.companyId,
     );
     expect(JSON.stringify(usage.body)).toContain('probe=OWN-A');
+  });
+
+  it("the probe can see a leak of platform docking: A's platform list and docking show A's marked docking", async () => {
+    const platforms = await callRoute(ctx.app, '/api/platformDock/pagePlatforms', {}, token, a.companyId);
+    expect(JSON.stringify(platforms.body)).toContain('OWN-A docking');
+    const detail = await callRoute(
+      ctx.app,
+      '/api/platformDock/dockingDetail',
+      { id: String(a.platformDockingId) },
+      token,
+      a.companyId,
+    );
+    expect(JSON.stringify(detail.body)).toContain('OWN-A docking');
+    // The push pages never list the docking's own queue address.
+    const urls = await callRoute(
+      ctx.app,
+      '/api/push/pageUrls',
+      { pageNum: 1, pageSize: 20 },
+      token,
+      a.companyId,
+    );
+    expect(JSON.stringify(urls.body)).not.toContain('OWN-A platform');
   });
 
   it("the probe can see a leak of push docking: A's address list and deliveries show A's marked address", async () => {
@@ -191,5 +219,24 @@ describe('cross-company matrix', () => {
       a.companyId,
     );
     expect(JSON.stringify(detail.body)).toContain('OWN-A contact');
+  });
+
+  it("the probe can see a leak of delivery orders: A's list and detail show A's marked goods", async () => {
+    const list = await callRoute(
+      ctx.app,
+      '/api/logistics/pageDeliveries',
+      { pageNum: 1 },
+      token,
+      a.companyId,
+    );
+    expect(JSON.stringify(list.body)).toContain('OWN-A vaccine');
+    const detail = await callRoute(
+      ctx.app,
+      '/api/logistics/deliveryDetail',
+      { id: String(a.logisticsDeliveryId) },
+      token,
+      a.companyId,
+    );
+    expect(JSON.stringify(detail.body)).toContain('OWN-A clinic');
   });
 });

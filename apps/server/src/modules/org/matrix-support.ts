@@ -16,14 +16,17 @@ import {
 import { alarmRecords, alarmSettings } from '../alarms/alarms.table';
 import { recordAudit } from '../audit/audit.service';
 import { buildNotification } from '../billing/credits-test-support';
+import { cameraDevices, cameraPlatformAccounts, cameras } from '../camera/camera.table';
 import { companies } from '../companies/companies.table';
 import { grantCredit, reserveCredit } from '../delivery/credits.service';
 import { sensors } from '../devices/devices.table';
 import { equipment, equipmentTypes, patrolPlans } from '../equipment/equipment.table';
 import { deviceGroups } from '../groups/groups.table';
 import { logisticsAddresses } from '../logistics/addresses.table';
+import { logisticsDeliveries, logisticsDeliveryDevices } from '../logistics/deliveries.table';
 import { notices } from '../notices/notices.table';
 import { openApiKeyDevices, openApiKeys, openApiUsage } from '../open-api/open-api.table';
+import { dockingPlatforms, platformDockings } from '../platform-docking/platform-docking.table';
 import { pushBindings, pushDeliveries, pushUrls } from '../push-docking/push-docking.table';
 import { reportFiles } from '../reports/report-files.table';
 import { users } from '../users/users.table';
@@ -60,6 +63,17 @@ export const PUBLIC_CALLS: ReadonlySet<string> = new Set([
   'POST /api/userOrganize/getOrganizeInviteById',
   // The live socket: the bind message carries the token (live.routes.ts).
   'GET /api/ws',
+  // The payment provider's webhook: the Stripe-Signature over the raw body is the credential.
+  'POST /api/payment/webhook',
+  // Receipt links (modules/logistics): the link's expiring token is the credential, and it opens
+  // one delivery order's window only.
+  'POST /api/logistics/linkReceipt',
+  'POST /api/logistics/linkReceive',
+  'POST /api/logistics/linkDeliveryNote',
+  // The demo camera's clip (a test pattern) and an alarm e-mail's picture link, whose sealed
+  // token is the credential (modules/camera).
+  'GET /api/camera/demo/:name',
+  'GET /api/camera/alarmPicture/:token',
 ]);
 
 /**
@@ -156,6 +170,15 @@ export interface CompanyIds {
   pushUrlId: number;
   /** A logistics address of the company, its name and contact carrying the marker (modules/logistics). */
   logisticsAddressId: number;
+  /** A second address, the receiver of the company's delivery order (modules/logistics). */
+  logisticsReceiverAddressId: number;
+  /** A delivery order of the company, in transit with its device, goods carrying the marker. */
+  logisticsDeliveryId: number;
+  /** A direct-stream platform account and its camera watching the device, names carrying the marker (modules/camera). */
+  cameraAccountId: number;
+  cameraId: number;
+  /** An enabled platform docking of the company, its reason carrying the marker (modules/platform-docking). */
+  platformDockingId: number;
 }
 
 /**
@@ -343,6 +366,44 @@ export async function buildCompanyWithEverything(app: FastifyInstance, marker: s
     status: 'failed',
     error: `${marker} refused`,
   });
+  // A platform docking (modules/platform-docking), enabled, with its queue address bound to the device.
+  const [dockPlatform] = await db
+    .insert(dockingPlatforms)
+    .values({
+      // A platform is the supplier's, offered to every company: its name is no company's data.
+      name: `Platform ${company.id}`,
+      protocol: 'generic-json',
+      endpoint: 'https://platform.example.com/in',
+      keyId: 'supplier',
+      secretSealed: 'not-a-sealed-secret',
+    })
+    .returning();
+  const [dockUrl] = await db
+    .insert(pushUrls)
+    .values({
+      companyId: company.id,
+      name: `${marker} platform`,
+      url: 'https://platform.example.com/in',
+      events: ['reading'],
+      state: 2,
+      secretSealed: 'not-a-sealed-secret',
+      dockingOwned: true,
+      adapter: 'generic-json',
+    })
+    .returning();
+  await db.insert(pushBindings).values({ urlId: dockUrl!.id, deviceId: Number(device.id) });
+  const [platformDocking] = await db
+    .insert(platformDockings)
+    .values({
+      companyId: company.id,
+      platformId: dockPlatform!.id,
+      state: 2,
+      deviceIds: [Number(device.id)],
+      pushUrlId: dockUrl!.id,
+      appliedBy: company.admin.id,
+      reason: `${marker} docking`,
+    })
+    .returning();
   // Message credit (modules/billing): a grant naming the marker and a message paid for by an
   // alarm of the marked device, so the ledger and its export would show a leak.
   await grantCredit(db, company.id, 10, `${marker} grant`);
@@ -359,6 +420,61 @@ export async function buildCompanyWithEverything(app: FastifyInstance, marker: s
       address: `${marker} dock`,
     })
     .returning();
+  // A delivery order in transit (modules/logistics) with the device, its goods carrying the marker.
+  const [receiverAddress] = await db
+    .insert(logisticsAddresses)
+    .values({
+      companyId: company.id,
+      name: `${marker} clinic`,
+      contact: 'Dr',
+      phone: '13900000001',
+      address: 'x',
+    })
+    .returning();
+  const copy = {
+    name: `${marker} warehouse`,
+    contact: '',
+    phone: '',
+    region: '',
+    address: '',
+    lng: null,
+    lat: null,
+  };
+  const [delivery] = await db
+    .insert(logisticsDeliveries)
+    .values({
+      companyId: company.id,
+      orderNo: `DO-${marker}`,
+      state: 2,
+      senderAddressId: logisticsAddress!.id,
+      receiverAddressId: receiverAddress!.id,
+      sender: copy,
+      receiver: { ...copy, name: `${marker} clinic` },
+      goods: [{ name: `${marker} vaccine`, quantity: '1' }],
+      tempMin: 2,
+      tempMax: 8,
+      departedAt: new Date(Date.now() - 3_600_000),
+    })
+    .returning();
+  await db
+    .insert(logisticsDeliveryDevices)
+    .values({ deliveryId: delivery!.id, deviceId: Number(device.id), companyId: company.id });
+  // A camera on a direct-stream account, watching the device (modules/camera).
+  const [cameraAccount] = await db
+    .insert(cameraPlatformAccounts)
+    .values({ companyId: company.id, name: `${marker} streams`, platform: 'direct' })
+    .returning();
+  const [camera] = await db
+    .insert(cameras)
+    .values({
+      companyId: company.id,
+      platformAccountId: cameraAccount!.id,
+      name: `${marker} camera`,
+      serial: `${marker}-CAM`,
+      streamUrl: 'https://cams.example.test/live.m3u8',
+    })
+    .returning();
+  await db.insert(cameraDevices).values({ cameraId: camera!.id, deviceId: Number(device.id) });
   // A login of the member puts a login-log row and a session in place too.
   await login(app, member.account);
   return {
@@ -385,6 +501,11 @@ export async function buildCompanyWithEverything(app: FastifyInstance, marker: s
     openApiKeyId: openApiKey!.id,
     pushUrlId: pushUrl!.id,
     logisticsAddressId: logisticsAddress!.id,
+    logisticsReceiverAddressId: receiverAddress!.id,
+    logisticsDeliveryId: delivery!.id,
+    cameraAccountId: cameraAccount!.id,
+    cameraId: camera!.id,
+    platformDockingId: platformDocking!.id,
   };
 }
 
@@ -472,6 +593,10 @@ function candidates(ids: CompanyIds): Record<string, unknown[]> {
     ids.openApiKeyId,
     ids.pushUrlId,
     ids.logisticsAddressId,
+    ids.logisticsDeliveryId,
+    ids.cameraId,
+    ids.cameraAccountId,
+    ids.platformDockingId,
   ].map(s);
   const now = Date.now();
   return {
@@ -540,8 +665,23 @@ function candidates(ids: CompanyIds): Record<string, unknown[]> {
     planId: [s(ids.patrolPlanId)],
     // Over the 6-hour minimum of a patrol interval.
     intervalHours: [12],
+    // Delivery orders (modules/logistics): the company's two addresses and a valid order.
+    senderAddressId: [s(ids.logisticsAddressId)],
+    receiverAddressId: [s(ids.logisticsReceiverAddressId)],
+    goods: [[{ name: 'Probe goods', quantity: '1' }]],
+    tempMin: [2],
+    tempMax: [8],
+    accepted: [true],
+    recipient: ['probe@example.com'],
+    channel: ['email'],
     // verifyReport: the company's own report fingerprint.
     sha256: [ids.reportFingerprint],
+    // Cameras (modules/camera): the company's account, a direct address, a wall of its camera.
+    platformAccountId: [s(ids.cameraAccountId)],
+    platform: ['direct'],
+    streamUrl: ['https://cams.example.test/probe.m3u8'],
+    cameraIds: [[s(ids.cameraId)]],
+    size: [4],
   };
 }
 

@@ -1,4 +1,4 @@
-import { AuthTags } from '@coldchain/contract';
+import { AuthTags, PlatformTags } from '@coldchain/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { translate } from '../../i18n/messages';
 import { useTestApp } from '../../test/build-app';
@@ -48,7 +48,9 @@ describe('permission matrix', () => {
       }
       if (route.tags.length === 0)
         problems.push(`${key} declares no permission tag and is not in ANY_MEMBER_CALLS`);
-      const unknown = route.tags.filter((t) => !(AuthTags as readonly string[]).includes(t));
+      // Platform tags (operator-only calls, modules/operator) are the user's flag, not a role's.
+      const known: readonly string[] = [...AuthTags, ...PlatformTags];
+      const unknown = route.tags.filter((t) => !known.includes(t));
       if (unknown.length > 0) problems.push(`${key} requires unknown tags ${unknown}`);
     }
     // The open API's key calls (modules/open-api): viewing and editing docking, as API.md says.
@@ -70,6 +72,39 @@ describe('permission matrix', () => {
       expect(ctx.app.routePermissions.get(`POST /api/logistics/${call}`)?.tags).toEqual(['logistics:view']);
     for (const call of ['saveAddress', 'deleteAddress'])
       expect(ctx.app.routePermissions.get(`POST /api/logistics/${call}`)?.tags).toEqual(['logistics:edit']);
+    // Delivery and receiving orders: the same two tags; the receipt link's calls are public.
+    for (const call of ['pageDeliveries', 'pageReceiving', 'deliveryDetail', 'deliveryNote'])
+      expect(ctx.app.routePermissions.get(`POST /api/logistics/${call}`)?.tags).toEqual(['logistics:view']);
+    for (const call of [
+      'saveDelivery',
+      'departDelivery',
+      'arriveDelivery',
+      'cancelDelivery',
+      'receiveDelivery',
+      'sendReceiptLink',
+    ])
+      expect(ctx.app.routePermissions.get(`POST /api/logistics/${call}`)?.tags).toEqual(['logistics:edit']);
+    for (const call of ['linkReceipt', 'linkReceive', 'linkDeliveryNote'])
+      expect(ctx.app.routePermissions.get(`POST /api/logistics/${call}`)?.public).toBe(true);
+    // Cameras (modules/camera): viewing lists, plays and shows alarm pictures; editing changes.
+    for (const call of [
+      'pageCameras',
+      'cameraDetail',
+      'liveAddress',
+      'alarmSnapshots',
+      'pagePlatformAccounts',
+      'screen',
+      'saveScreen',
+    ])
+      expect(ctx.app.routePermissions.get(`POST /api/camera/${call}`)?.tags).toEqual(['camera:view']);
+    for (const call of [
+      'saveCamera',
+      'deleteCamera',
+      'savePlatformAccount',
+      'deletePlatformAccount',
+      'importCameras',
+    ])
+      expect(ctx.app.routePermissions.get(`POST /api/camera/${call}`)?.tags).toEqual(['camera:edit']);
     expect(tagged().length).toBeGreaterThan(30);
   });
 

@@ -5,12 +5,11 @@ import {
   SavePushUrlRequest,
   SetPushDevicesRequest,
 } from '@coldchain/contract';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { AppError } from '../../lib/app-error';
 import { ok } from '../../lib/envelope';
 import type { SecretBox } from '../../lib/secret-box';
 import { actorOf, requireCompany, requirePermission } from '../../plugins/auth';
+import { requireService } from '../companies/service-gate';
 import { testPushUrl } from './push-test';
 import { savePushUrl, setPushDevices, stopPushUrl } from './push-urls.service';
 import { pagePushDeliveries, pagePushUrls } from './push-views.service';
@@ -19,9 +18,8 @@ import type { PushWorker } from './push-worker';
 /** The supplier-enabled service of the `customizedPushDock` menu (packages/contract menus.ts). */
 export const PUSH_DOCK_SERVICE = 'service:pushDock';
 
-async function requirePushService(request: FastifyRequest) {
-  if (!request.auth.serviceTags.has(PUSH_DOCK_SERVICE)) throw new AppError('PUSH_SERVICE_OFF');
-}
+/** Off: the spec's "No permission for this service or operation" (modules/companies/service-gate.ts). */
+const requirePushService = requireService(PUSH_DOCK_SERVICE);
 
 /**
  * The console's push docking calls (API.md "Push docking"; `customizedPushDevice`,

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   bigserial,
+  boolean,
   index,
   integer,
   jsonb,
@@ -37,6 +38,15 @@ export const pushUrls = pgTable(
     /** The first failure since the last success; a day of failures stops the address. */
     failingSince: timestamp('failing_since', { withTimezone: true }),
     lastDeliveryAt: timestamp('last_delivery_at', { withTimezone: true }),
+    /**
+     * Made for a platform docking (modules/platform-docking), not by the company: left out of the
+     * company's push pages and calls, and removed when the docking stops.
+     */
+    dockingOwned: boolean('docking_owned').notNull().default(false),
+    /** How each delivery is shaped and signed (push-adapters.ts): 'push' or a docking protocol. */
+    adapter: text('adapter').notNull().default('push'),
+    /** The adapter's key id header, for platforms that tell senders apart by it. */
+    keyId: text('key_id'),
   },
   (t) => [index('push_urls_company_idx').on(t.companyId)],
 );

@@ -94,8 +94,9 @@ describe('push docking calls', () => {
 
   it('needs the push service, and keeps each company to its own addresses and devices', async () => {
     const off = await setUp([]);
+    // Every service that is off answers the spec's words (modules/companies/service-gate.ts).
     expect((await off.post('/api/push/pageUrls', {})).body.msgContent).toBe(
-      'The push docking service is not enabled for this company; ask your supplier',
+      'No permission for this service or operation',
     );
     const a = await setUp();
     const b = await setUp();

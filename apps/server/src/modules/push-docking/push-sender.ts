@@ -1,11 +1,18 @@
-import { createHmac } from 'node:crypto';
 import { OutboundGuard, OutboundRefused, postChecked } from '../../lib/outbound-guard';
+import { adapterFor, hmacSignature } from './push-adapters';
 import { PUSH_MAX_RESPONSE_BYTES } from './push-options';
 
 /** `X-Signature`: `sha256=` and the lowercase hex HMAC-SHA256 of the raw body (API.md "Push docking"). */
 export function pushSignature(secret: string, body: string): string {
-  return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+  return hmacSignature(secret, body);
 }
+
+/** Which adapter shapes the request, and its key id (a company's own address: 'push', none). */
+export interface SendAs {
+  adapter: string;
+  keyId: string | null;
+}
+const COMPANY_PUSH: SendAs = { adapter: 'push', keyId: null };
 
 export interface PushAttempt {
   ok: boolean;
@@ -47,6 +54,7 @@ export class PushSender {
     url: string,
     secret: string,
     delivery: { id: number; event: string; body: string },
+    as: SendAs = COMPANY_PUSH,
   ): Promise<PushAttempt> {
     let target: Awaited<ReturnType<OutboundGuard['resolve']>>;
     try {
@@ -60,12 +68,14 @@ export class PushSender {
       const answer = await postChecked(
         target,
         delivery.body,
-        {
-          'user-agent': 'coldchain-push/1',
-          'x-event': delivery.event,
-          'x-delivery-id': String(delivery.id),
-          'x-signature': pushSignature(secret, delivery.body),
-        },
+        adapterFor(as.adapter).headers({
+          deliveryId: delivery.id,
+          event: delivery.event,
+          body: delivery.body,
+          secret,
+          keyId: as.keyId,
+          now: new Date(),
+        }),
         { timeoutMs: this.timeoutMs, maxResponseBytes: PUSH_MAX_RESPONSE_BYTES },
       );
       const ok = answer.status >= 200 && answer.status < 300;

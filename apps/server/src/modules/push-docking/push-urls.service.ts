@@ -26,7 +26,7 @@ export async function pushUrlOf(db: Queryable, companyId: number, wireId: string
     ? await db
         .select()
         .from(pushUrls)
-        .where(and(eq(pushUrls.id, id), eq(pushUrls.companyId, companyId)))
+        .where(and(eq(pushUrls.id, id), eq(pushUrls.companyId, companyId), eq(pushUrls.dockingOwned, false)))
     : [];
   if (!row) throw new AppError('PUSH_URL_NOT_FOUND');
   return row;
@@ -83,7 +83,7 @@ export async function savePushUrl(
     const [held] = await tx
       .select({ n: count() })
       .from(pushUrls)
-      .where(eq(pushUrls.companyId, actor.companyId));
+      .where(and(eq(pushUrls.companyId, actor.companyId), eq(pushUrls.dockingOwned, false)));
     if ((held?.n ?? 0) >= PUSH_MAX_URLS) throw new AppError('PUSH_TOO_MANY_URLS');
     // 192 bits, URL-safe, so it pastes cleanly into any receiver's configuration.
     const secret = randomBytes(24).toString('base64url');

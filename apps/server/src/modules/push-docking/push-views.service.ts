@@ -8,7 +8,7 @@ import type {
   PushUrlState,
   PushUrlView,
 } from '@coldchain/contract';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { decodeJsonRow, jsonRowOf } from '../../db/json-rows';
 import { pageOf } from '../../db/page-query';
@@ -42,7 +42,7 @@ export async function pagePushUrls(
     {
       row: urlRow,
       from: pushUrls,
-      where: eq(pushUrls.companyId, companyId),
+      where: and(eq(pushUrls.companyId, companyId), eq(pushUrls.dockingOwned, false)),
       orderBy: sql`${pushUrls.state} = 3, ${pushUrls.createdAt} desc, ${pushUrls.id} desc`,
     },
     query,
@@ -72,6 +72,15 @@ export async function pagePushDeliveries(
   query: PagePushDeliveriesRequest,
 ): Promise<Page<PushDeliveryView>> {
   const url = await pushUrlOf(db, companyId, query.id);
+  return pageDeliveriesOf(db, url.id, query);
+}
+
+/** The deliveries of one address, newest first; platform docking pages its own address with it. */
+export function pageDeliveriesOf(
+  db: Db,
+  urlId: number,
+  query: { pageNum: number; pageSize: number },
+): Promise<Page<PushDeliveryView>> {
   return pageOf(
     db,
     {
@@ -81,7 +90,7 @@ export async function pagePushDeliveries(
         'durationMs', ${pushDeliveries.durationMs}, 'attempts', ${pushDeliveries.attempts},
         'status', ${pushDeliveries.status}, 'error', ${pushDeliveries.error}, 'items', ${pushDeliveries.items})`,
       from: pushDeliveries,
-      where: eq(pushDeliveries.urlId, url.id),
+      where: eq(pushDeliveries.urlId, urlId),
       orderBy: sql`${pushDeliveries.id} desc`,
     },
     query,

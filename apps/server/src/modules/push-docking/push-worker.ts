@@ -27,6 +27,8 @@ interface Claimed {
   attempts: number;
   url: string;
   secret_sealed: string;
+  adapter: string;
+  key_id: string | null;
 }
 
 /**
@@ -129,7 +131,7 @@ export class PushWorker {
       this.db,
       sql`update push_deliveries d set status = 'sending', attempts = d.attempts + 1, lease_until = ${leaseUntil.toISOString()}
           from (
-            select p.id, u.url, u.secret_sealed from push_deliveries p
+            select p.id, u.url, u.secret_sealed, u.adapter, u.key_id from push_deliveries p
             join push_urls u on u.id = p.url_id and u.state = ${PushUrlState.Enabled}
             where p.status in ('queued', 'retrying', 'sending') and p.next_at <= ${now.toISOString()}
               and (p.status <> 'sending' or p.lease_until < ${now.toISOString()})
@@ -139,17 +141,22 @@ export class PushWorker {
             for update of p skip locked
           ) c
           where d.id = c.id
-          returning d.id, d.url_id, d.event, d.body, d.attempts, c.url, c.secret_sealed`,
+          returning d.id, d.url_id, d.event, d.body, d.attempts, c.url, c.secret_sealed, c.adapter, c.key_id`,
     );
   }
 
   private async attempt(delivery: Claimed): Promise<PushAttempt> {
     try {
-      return await this.sender.send(delivery.url, this.box.open(delivery.secret_sealed), {
-        id: Number(delivery.id),
-        event: delivery.event,
-        body: delivery.body,
-      });
+      return await this.sender.send(
+        delivery.url,
+        this.box.open(delivery.secret_sealed),
+        {
+          id: Number(delivery.id),
+          event: delivery.event,
+          body: delivery.body,
+        },
+        { adapter: delivery.adapter, keyId: delivery.key_id },
+      );
     } catch (error) {
       return { ok: false, httpStatus: null, durationMs: null, error: String(error), refused: false };
     }

@@ -3,6 +3,7 @@ import { type Db, type Queryable, queryRows } from '../../db/client';
 import { calibrationsDue } from '../calibration/calibration-reminders';
 import { creditBalance } from '../delivery/credits.service';
 import { missedPatrols } from '../equipment/equipment-patrol-reminders';
+import type { SweepGate } from '../jobs/sweep-slots';
 import { createNotice } from '../notices/notices.service';
 import { companyAdministrators, usersWhoMaySeeDevice } from '../org/access';
 import { remindersSent } from './reminders.table';
@@ -171,8 +172,13 @@ export function startReminderSweep(
   db: Db,
   intervalMs: number,
   onError: (error: unknown) => void,
+  gate?: SweepGate,
 ): () => void {
-  const run = () => void runReminderSweep(db).catch(onError);
+  // One instance per period (jobs/sweep-slots.ts), so nobody gets a reminder twice.
+  const run = async () => {
+    if (gate && !(await gate('reminders', intervalMs))) return;
+    await runReminderSweep(db).catch(onError);
+  };
   const timer = setInterval(run, intervalMs);
   timer.unref();
   // A first run soon after start, not an interval later.

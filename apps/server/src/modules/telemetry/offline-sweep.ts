@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { type Db, queryRows } from '../../db/client';
+import type { SweepGate } from '../jobs/sweep-slots';
 
 export interface OfflineTransition {
   id: number;
@@ -46,8 +47,12 @@ export function startOfflineSweep(
   db: Db,
   everyMs: number,
   onOffline: (devices: OfflineTransition[]) => void,
+  gate?: SweepGate,
 ) {
-  const timer = setInterval(() => {
+  const timer = setInterval(async () => {
+    // Once across instances (jobs/sweep-slots.ts): each transition is claimed by its update
+    // anyway, but one instance sweeping spares the others the work.
+    if (gate && !(await gate('offline', everyMs))) return;
     sweepOfflineDevices(db).then(
       (devices) => devices.length > 0 && onOffline(devices),
       () => undefined,

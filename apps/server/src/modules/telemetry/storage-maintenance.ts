@@ -1,4 +1,5 @@
 import type { Db } from '../../db/client';
+import type { SweepGate } from '../jobs/sweep-slots';
 import { packOldReadings } from './packing';
 import { ensureReadingPartitions } from './partitions';
 import { analyseGrownTables, vacuumHotTables } from './table-upkeep';
@@ -21,10 +22,14 @@ export function startStorageMaintenance(
   db: Db,
   onError: (err: unknown) => void,
   everyMs = MAINTENANCE_EVERY_MS,
+  gate?: SweepGate,
 ) {
   let running: Promise<void> | null = null;
   const run = () => {
     running ??= (async () => {
+      // One instance a day packs the readings (jobs/sweep-slots.ts); the hot tables' upkeep
+      // below is per instance's own statistics, cheap, and stays ungated.
+      if (gate && !(await gate('storage', everyMs))) return;
       await ensureReadingPartitions(db);
       await packOldReadings(db);
     })()

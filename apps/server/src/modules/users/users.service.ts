@@ -16,6 +16,7 @@ interface UserInfoRow {
   head_img: string;
   data_view_path: string;
   pc_alarm_voice: boolean;
+  is_operator: boolean;
   sign_check: boolean | null;
   export_excel: boolean | null;
   unread: number | string;
@@ -32,7 +33,7 @@ export async function getUserInfo(db: Db, auth: Auth): Promise<UserInfo> {
   const inCompany = sql`${companyId ?? -1}::bigint`;
   const [user] = await queryRows<UserInfoRow>(
     db,
-    plannedOnce(sql`select u.id, u.name, u.account, u.head_img, u.data_view_path, u.pc_alarm_voice,
+    plannedOnce(sql`select u.id, u.name, u.account, u.head_img, u.is_operator, u.data_view_path, u.pc_alarm_voice,
         c.sign_check, m.export_excel,
         (select count(*) from ${notices} n
           where n.company_id = ${inCompany} and n.user_id = u.id and n.state = ${NoticeState.Unread}::smallint
@@ -55,5 +56,6 @@ export async function getUserInfo(db: Db, auth: Auth): Promise<UserInfo> {
     lastCompanyId: companyId === null ? null : idToWire(companyId),
     legalPerson: auth.legalPerson,
     unreadNoticeCount: companyId === null ? 0 : Number(user.unread),
+    isOperator: user.is_operator,
   };
 }

@@ -42,6 +42,8 @@ export const users = pgTable(
     /** Language of the user's alarm messages: the `language` header of their latest calls (wire values). */
     language: text('language').$type<'en' | 'cn'>().notNull().default('en'),
     disabled: boolean('disabled').notNull().default(false),
+    /** Platform operator (the supplier's staff): the operator console, never a company's data (modules/operator). */
+    isOperator: boolean('is_operator').notNull().default(false),
     passwordChangedAt: timestamp('password_changed_at', { withTimezone: true }).notNull().defaultNow(),
     lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

@@ -6,6 +6,7 @@ import { DataTable } from '../../components/DataTable';
 import { formatTime } from '../devices/format';
 import { formatAmount } from './money';
 import { useCancelOrder, useOrders } from './queries';
+import { describeOrder } from './service-list/order-text';
 
 const STATUS_COLORS: Record<number, string> = {
   [OrderStatus.Pending]: 'gold',
@@ -44,24 +45,17 @@ export function OrdersTable({ kind }: { kind?: OrderKind }) {
         columns={[
           { title: t('billing.orders.orderNo'), dataIndex: 'orderNo' },
           { title: t('billing.orders.kind'), render: (_, o) => t(`billing.kind.${o.kind}`) },
-          {
-            title: t('billing.orders.what'),
-            render: (_, o) =>
-              o.kind === 'renewal'
-                ? t('billing.orders.renewalWhat', { count: o.lines.length, months: o.months })
-                : t('billing.orders.recoveryWhat', {
-                    count: o.lines.length,
-                    start: formatTime(o.startTime),
-                    end: formatTime(o.endTime),
-                  }),
-          },
+          { title: t('billing.orders.what'), render: (_, o) => describeOrder(t, o) },
           { title: t('billing.orders.time'), render: (_, o) => formatTime(o.createTime) },
           { title: t('billing.orders.person'), render: (_, o) => o.createdByName || '-' },
           { title: t('billing.orders.amount'), render: (_, o) => formatAmount(o.amount) },
-          { title: t('billing.orders.paymentMethod'), render: () => t('billing.orders.approval') },
+          {
+            title: t('billing.orders.paymentMethod'),
+            render: (_, o) => t(`invoices.method.${o.paymentMethod}`),
+          },
           {
             title: t('billing.orders.invoiceStatus'),
-            render: (_, o) => t(o.invoiceStatus ? 'billing.orders.invoiced' : 'billing.orders.notInvoiced'),
+            render: (_, o) => t(`invoices.status.${o.invoiceStatus}`),
           },
           {
             title: t('billing.orders.status'),

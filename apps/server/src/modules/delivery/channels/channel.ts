@@ -16,6 +16,8 @@ export interface OutgoingAlarm {
   to: string;
   subject: string;
   text: string;
+  /** E-mail only: the same message as HTML, with what text cannot carry (a camera picture). */
+  html?: string;
   language: 'en' | 'cn';
   /** Stable per notification: providers that support it drop a repeated send. */
   idempotencyKey: string;

@@ -23,6 +23,7 @@ export function emailChannel(mailer: Mailer | null, timeoutMs: number): ChannelA
           to: message.to,
           subject: message.subject,
           text: message.text,
+          ...(message.html ? { html: message.html } : {}),
           messageId,
           signal,
         });

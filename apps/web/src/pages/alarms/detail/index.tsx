@@ -20,6 +20,7 @@ import { DataTable } from '../../../components/DataTable';
 import { sensorName } from '../../../components/labels';
 import { useHasAuthTag } from '../../../session/queries';
 import { SignPasswordField, signedBody, useSignCheck } from '../../../signature/SignPasswordField';
+import { AlarmSnapshots } from '../../camera/AlarmSnapshots';
 import { formatTime, formatValue } from '../../devices/format';
 import { detailUrl as deviceDetailUrl } from '../../devices/paths';
 import { LevelTag, ResolverName, ResolveStateTag } from '../components';
@@ -180,6 +181,10 @@ export default function AlarmDetailPage() {
           <Descriptions.Item label={t('alarms.detail.action')}>{alarm.action || '-'}</Descriptions.Item>
         </Descriptions>
       </Card>
+      {/* The watching cameras' pictures (modules/camera); nothing without camera:view. */}
+      <div style={{ marginTop: 16 }}>
+        <AlarmSnapshots alarmId={alarm.id} />
+      </div>
       <Card title={t('alarms.detail.notifications')} style={{ marginTop: 16 }}>
         <DataTable<AlarmDelivery>
           size="small"

@@ -1,5 +1,6 @@
 import { Flex, Result, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { useHasAuthTag } from '../../../session/queries';
 import { OrdersTable } from '../OrdersTable';
 import { BalanceCard } from './BalanceCard';
@@ -15,9 +16,15 @@ export default function ExpensesPage() {
   const canTopUp = useHasAuthTag('device:topUp');
   return (
     <Flex vertical gap="middle">
-      <Typography.Title level={2} data-testid="page-title" style={{ margin: 0 }}>
-        {t('menu.addedServices')}
-      </Typography.Title>
+      <Flex justify="space-between" align="center" wrap gap="small">
+        <Typography.Title level={2} data-testid="page-title" style={{ margin: 0 }}>
+          {t('menu.addedServices')}
+        </Typography.Title>
+        {/* Every order, its payment and invoice status: the top-up records page (serviceList). */}
+        <Link to="/user/addedServices/serviceList" data-testid="service-list-link">
+          {t('menu.serviceList')}
+        </Link>
+      </Flex>
       <BalanceCard />
       <LedgerTable />
       {canTopUp ? (

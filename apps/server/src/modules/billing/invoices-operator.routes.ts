@@ -1,0 +1,67 @@
+import {
+  IssueInvoiceRequest,
+  OperatorPageInvoicesRequest,
+  OperatorPageOrdersRequest,
+  OrderIdRequest,
+  RejectWithReasonRequest,
+} from '@coldchain/contract';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ok } from '../../lib/envelope';
+import type { Mailer } from '../notify/mailer';
+import { requireOperator } from '../operator/operator-guard';
+import { issueInvoice, pageAllInvoices, rejectInvoice } from './invoices-operator.service';
+import { decideOrder, pageAllOrders } from './payments-operator.service';
+
+const operatorOf = (request: FastifyRequest) => ({ userId: request.auth.userId, ip: request.ip ?? '' });
+
+/** The supplier's invoice and order decisions (operator console), operators only. */
+export const operatorBillingRoutes: FastifyPluginAsyncZod<{
+  uploadDir: string;
+  mailer: Mailer | null;
+}> = async (app, { uploadDir, mailer }) => {
+  const operatorOnly = { preHandler: requireOperator() };
+
+  app.post(
+    '/api/operator/invoice/pageInvoices',
+    { ...operatorOnly, schema: { body: OperatorPageInvoicesRequest } },
+    async (request) => ok(await pageAllInvoices(app.db, request.body)),
+  );
+  app.post(
+    '/api/operator/invoice/issueInvoice',
+    { ...operatorOnly, schema: { body: IssueInvoiceRequest } },
+    async (request) => {
+      await issueInvoice(app.db, operatorOf(request), uploadDir, mailer, request.body);
+      return ok(null);
+    },
+  );
+  app.post(
+    '/api/operator/invoice/rejectInvoice',
+    { ...operatorOnly, schema: { body: RejectWithReasonRequest } },
+    async (request) => {
+      await rejectInvoice(app.db, operatorOf(request), request.body);
+      return ok(null);
+    },
+  );
+  app.post(
+    '/api/operator/order/pageOrders',
+    { ...operatorOnly, schema: { body: OperatorPageOrdersRequest } },
+    async (request) => ok(await pageAllOrders(app.db, request.body)),
+  );
+  app.post(
+    '/api/operator/order/approveOrder',
+    { ...operatorOnly, schema: { body: OrderIdRequest } },
+    async (request) => ok(await decideOrder(app.db, operatorOf(request), request.body.id, { approve: true })),
+  );
+  app.post(
+    '/api/operator/order/rejectOrder',
+    { ...operatorOnly, schema: { body: RejectWithReasonRequest } },
+    async (request) =>
+      ok(
+        await decideOrder(app.db, operatorOf(request), request.body.id, {
+          approve: false,
+          reason: request.body.reason,
+        }),
+      ),
+  );
+};
