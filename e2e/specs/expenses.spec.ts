@@ -54,7 +54,10 @@ describe('expense management', () => {
     await page.getByTestId('credit-balance').waitFor();
     expect(await horizontalOverflow(page)).toEqual([]);
     await page.getByTestId('credit-top-up').click();
-    await page.waitForURL(/monitoringDevicePay/);
+    await page.getByTestId('buy-credits-count').waitFor();
+    expect(await seriousA11yFaults(page)).toEqual([]);
+    await page.getByTestId('buy-credits-submit').click();
+    await page.waitForURL(/\/user\/addedServices\/serviceList/);
     expect(errors).toEqual([]);
     await context.close();
   });

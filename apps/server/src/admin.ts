@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { BackupError, backupDatabase, restoreDatabase } from './db/backup';
 import { openDatabase } from './db/client';
 import { ConfigError, loadConfig } from './lib/config';
 import { DataDirLockedError, lockDataDir } from './lib/data-dir-lock';
@@ -8,10 +9,16 @@ import { parseInventoryCsv } from './modules/inventory/inventory-csv';
 import { isOperatorCommand, OPERATORS_USAGE, runOperatorCommand } from './modules/operator/operators-admin';
 
 const USAGE = `Usage: npm run admin -- inventory import <file.csv>
+       npm run admin -- backup <file>
+       npm run admin -- restore <file>
 
   inventory import   adds loggers to the device inventory (serials users can then add to a company).
                      CSV header: serial,model,version,channels
                      channels: type:unit:min:max joined by |, e.g. temperature:°C:-40:85|humidity:%RH:0:100
+  backup             the whole database into one file: pg_dump's custom format with DATABASE_URL
+                     (the server may run), else the embedded DATA_DIR as a gzip tarball.
+  restore            a backup of the same kind: pg_restore --clean into DATABASE_URL, or the
+                     embedded DATA_DIR (the current one is kept as pgdata.before-restore-<time>).
   ${ORDERS_USAGE}
   ${OPERATORS_USAGE}
 Uses DATABASE_URL, or the embedded database in DATA_DIR (stop the server first).`;
@@ -22,6 +29,7 @@ async function main(argv: string[]): Promise<number> {
   if (area === 'orders' && isOrdersCommand(argv)) {
     return withDatabase((db) => runOrdersCommand(db, argv, console.log, console.error));
   }
+  if ((area === 'backup' || area === 'restore') && action) return backupCommand(area, action);
   if (area === 'operator' && isOperatorCommand(argv)) {
     return withDatabase((db) => runOperatorCommand(db, argv, console.log, console.error));
   }
@@ -51,6 +59,34 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   } finally {
     await database.close();
+    unlock();
+  }
+}
+
+/** `backup <file>` and `restore <file>`; the embedded database needs the server stopped. */
+async function backupCommand(command: 'backup' | 'restore', file: string): Promise<number> {
+  const config = loadConfig();
+  const unlock = config.databaseUrl
+    ? () => undefined
+    : lockDataDir(config.dataDir, `npm run admin -- ${command}`);
+  const target = { ...(config.databaseUrl ? { url: config.databaseUrl } : {}), dataDir: config.dataDir };
+  try {
+    if (command === 'backup') {
+      await backupDatabase(target, file);
+      console.log(
+        `Backed up ${config.databaseUrl ? 'the PostgreSQL database' : config.dataDir} into ${file}.`,
+      );
+    } else {
+      const { keptAs } = await restoreDatabase(target, file);
+      console.log(`Restored ${file}.${keptAs ? ` The data it replaced is kept in ${keptAs}.` : ''}`);
+      console.log('Start the server: it applies any newer migrations.');
+    }
+    return 0;
+  } catch (error) {
+    if (!(error instanceof BackupError)) throw error;
+    console.error(error.message);
+    return 1;
+  } finally {
     unlock();
   }
 }

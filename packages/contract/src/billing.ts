@@ -178,6 +178,26 @@ export const RejectWithReasonRequest = z.object({
 });
 export type RejectWithReasonRequest = z.infer<typeof RejectWithReasonRequest>;
 
+/**
+ * `/api/operator/order/setDueDate`: the day a pending order must be paid by (UTC, `YYYY-MM-DD`),
+ * after which it carries a late fee; null takes the due date away.
+ */
+export const SetDueDateRequest = z.object({
+  id: Id,
+  dueDate: z
+    .string({ error: 'rule.dueDate' })
+    .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'rule.dueDate' })
+    .refine(
+      (d) =>
+        !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d),
+      {
+        error: 'rule.dueDate',
+      },
+    )
+    .nullable(),
+});
+export type SetDueDateRequest = z.infer<typeof SetDueDateRequest>;
+
 /** `/api/operator/order/pageOrders`: every company's orders. */
 export const OperatorPageOrdersRequest = PageOrdersRequest.extend({
   companyName: z.string().trim().max(100).optional(),

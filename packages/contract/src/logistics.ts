@@ -279,6 +279,13 @@ export interface DeliverySensorSeries {
   points: Array<[number, number]>;
 }
 
+/** A position a monitor reported during the trip (epoch ms, WGS-84 degrees). */
+export interface DeliveryRoutePoint {
+  ts: number;
+  lat: number;
+  lng: number;
+}
+
 /** A monitor travelling with the shipment: its live state and the trip's readings. */
 export interface DeliveryMonitorView {
   deviceId: string;
@@ -289,6 +296,12 @@ export interface DeliveryMonitorView {
   lat: number | null;
   lastSeen: number | null;
   sensors: DeliverySensorSeries[];
+  /**
+   * The recorded track within departure..arrival (now while in transit), in time order, thinned
+   * to at most 500 points; empty when the logger sent no position in the window. Optional for
+   * callers built before it existed; the server always sends it.
+   */
+  route?: DeliveryRoutePoint[];
 }
 
 export interface DeliveryReceiptView {

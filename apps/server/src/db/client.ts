@@ -85,6 +85,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return { db, kind: 'pglite', close: () => client.close() };
 }
 
+/** The advisory lock key that serialises migrations across instances ("ccmigrat" as a number). */
+const MIGRATION_LOCK_KEY = 0x63636d6967726174n.toString();
+
 async function openPostgres(url: string): Promise<Database> {
   const [tables, { default: pg }, { drizzle }, { migrate }] = await Promise.all([
     import('./schema'),
@@ -95,8 +98,18 @@ async function openPostgres(url: string): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   // An idle client that loses its connection must not crash the process.
   pool.on('error', () => {});
+  // Instances starting together migrate one after the other: the first applies what is missing
+  // under a session advisory lock, the others then find nothing left to do. The lock is held on
+  // one connection, and the migrations run on that same connection.
+  const client = await pool.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    await migrate(drizzle(client, { schema: tables }) as never, { migrationsFolder });
+  } finally {
+    await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
+    client.release();
+  }
   const db = drizzle(pool, { schema: tables }) as unknown as Db;
-  await migrate(db as never, { migrationsFolder });
   return { db, kind: 'postgres', url, close: () => pool.end() };
 }
 

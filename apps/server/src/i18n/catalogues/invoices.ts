@@ -19,6 +19,10 @@ export const invoicesMessages = {
     en: 'The uploaded image was not found; upload it again',
     cn: '未找到上传的图片，请重新上传',
   },
+  ORDER_DUE_NOT_PENDING: {
+    en: 'Only an order pending payment or approval can be given a due date',
+    cn: '只能为待支付或待审核的订单设置到期日',
+  },
   ORDER_NOT_PAYABLE: {
     en: 'Only an order pending payment or approval can be paid',
     cn: '只能支付待支付或待审核的订单',
@@ -40,6 +44,10 @@ export const invoicesMessages = {
     cn: '请购买整数条消息，100 至 1,000,000 条',
   },
   'rule.proofImage': { en: '{field}: upload a JPG or PNG image', cn: '{field}：请上传 JPG 或 PNG 图片' },
+  'rule.dueDate': {
+    en: 'Due date: choose a day (YYYY-MM-DD), or none',
+    cn: '到期日：请选择日期（YYYY-MM-DD），或不设置',
+  },
   'rule.rejectReason': { en: 'Enter the reason for rejecting', cn: '请填写驳回原因' },
   'rule.invoiceOrders': { en: 'Select at least one paid order', cn: '请至少选择一个已支付的订单' },
   'rule.invoiceType': { en: 'Choose an electronic or a paper invoice', cn: '请选择电子发票或纸质发票' },

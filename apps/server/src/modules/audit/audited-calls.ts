@@ -141,6 +141,7 @@ export const AUDITED_CALLS: Record<string, AuditCoverage> = {
   '/api/operator/invoice/rejectInvoice': { actions: ['invoice.reject'] },
   '/api/operator/order/approveOrder': { actions: ['order.approve'] },
   '/api/operator/order/rejectOrder': { actions: ['order.reject'] },
+  '/api/operator/order/setDueDate': { actions: ['order.setDueDate'] },
   '/api/credit/exportLedger': { actions: ['credit.exportLedger'] },
   '/api/device/pushParameters': { actions: ['device.pushParameters'] },
   '/api/device/readParameters': {

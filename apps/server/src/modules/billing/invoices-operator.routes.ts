@@ -4,6 +4,7 @@ import {
   OperatorPageOrdersRequest,
   OrderIdRequest,
   RejectWithReasonRequest,
+  SetDueDateRequest,
 } from '@coldchain/contract';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -11,7 +12,7 @@ import { ok } from '../../lib/envelope';
 import type { Mailer } from '../notify/mailer';
 import { requireOperator } from '../operator/operator-guard';
 import { issueInvoice, pageAllInvoices, rejectInvoice } from './invoices-operator.service';
-import { decideOrder, pageAllOrders } from './payments-operator.service';
+import { decideOrder, pageAllOrders, setOrderDueDate } from './payments-operator.service';
 
 const operatorOf = (request: FastifyRequest) => ({ userId: request.auth.userId, ip: request.ip ?? '' });
 
@@ -52,6 +53,11 @@ export const operatorBillingRoutes: FastifyPluginAsyncZod<{
     '/api/operator/order/approveOrder',
     { ...operatorOnly, schema: { body: OrderIdRequest } },
     async (request) => ok(await decideOrder(app.db, operatorOf(request), request.body.id, { approve: true })),
+  );
+  app.post(
+    '/api/operator/order/setDueDate',
+    { ...operatorOnly, schema: { body: SetDueDateRequest } },
+    async (request) => ok(await setOrderDueDate(app.db, operatorOf(request), request.body)),
   );
   app.post(
     '/api/operator/order/rejectOrder',

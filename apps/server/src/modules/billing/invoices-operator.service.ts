@@ -74,8 +74,9 @@ async function lockInProgress(tx: Queryable, wireId: string) {
 
 /**
  * Issues an application: the PDF (uploaded through `/api/file/upload`, purpose `attachment`) must
- * really be a PDF. An electronic invoice is announced by e-mail through the outbox (which keeps
- * it when no SMTP server is configured); the company downloads the PDF in the console.
+ * really be a PDF. An electronic invoice is e-mailed with the PDF attached, through the outbox
+ * (which keeps the text when no SMTP server is configured); the company also downloads the PDF in
+ * the console.
  */
 export async function issueInvoice(
   db: Db,
@@ -112,6 +113,9 @@ export async function issueInvoice(
       recipient: issued.email,
       subject: invoiceIssuedMail.subject,
       body: invoiceIssuedMail.body(issued.title, (issued.amountCents / 100).toFixed(2)),
+      attachments: [
+        { filename: `invoice-${issued.id}.pdf`, content: stored.bytes, contentType: 'application/pdf' },
+      ],
     });
   }
 }

@@ -10,17 +10,20 @@ import {
   type Page,
 } from '@coldchain/contract';
 import { eq } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { call, useTestApp } from '../../test/build-app';
 import { addMember, buildCompany, buildDepartment, buildRole, buildUser, login } from '../../test/factories';
+import { startSmtpSink } from '../../test/smtp-sink';
 import { auditLog } from '../audit/audit.table';
 import { outboxMessages } from '../notify/outbox.table';
 import { buildOrder, makeOperator, storeFile } from './payments-test-support';
 
 const uploadDir = mkdtempSync(path.join(tmpdir(), 'invoices-test-'));
+const smtp = await startSmtpSink();
 
 describe('invoice applications', () => {
-  const ctx = useTestApp({ uploadDir });
+  const ctx = useTestApp({ uploadDir, smtpUrl: smtp.url });
+  afterAll(() => smtp.close());
 
   async function company() {
     const c = await buildCompany(ctx.app.db);
@@ -223,6 +226,11 @@ describe('invoice applications', () => {
       .from(outboxMessages)
       .where(eq(outboxMessages.recipient, 'finance@acme.test'));
     expect(mails.at(-1)?.body).toContain('RM250.50');
+    // The e-mail itself carries the invoice PDF.
+    const sent = smtp.received.filter((m) => m.to.includes('finance@acme.test')).at(-1);
+    expect(sent?.text).toContain('RM250.50');
+    expect(sent?.raw).toMatch(/Content-Type: application\/pdf; name=invoice-\d+\.pdf/);
+    expect(sent?.raw).toContain('JVBERi0'); // "%PDF-" in base64
     expect(mails.at(-1)?.body).toContain('250.50元');
     const audits = await ctx.app.db.select().from(auditLog).where(eq(auditLog.targetId, id));
     expect(audits.filter((x) => x.targetType === 'invoice').map((x) => x.action)).toEqual([

@@ -1,13 +1,22 @@
-import type { OperatorOrderView, OperatorPageOrdersRequest, OrderView, Page } from '@coldchain/contract';
-import { and, sql } from 'drizzle-orm';
-import type { Db, Queryable } from '../../db/client';
+import {
+  type OperatorOrderView,
+  type OperatorPageOrdersRequest,
+  OrderStatus,
+  type OrderView,
+  type Page,
+  type SetDueDateRequest,
+} from '@coldchain/contract';
+import { and, eq, sql } from 'drizzle-orm';
+import { type Db, type Queryable, queryRows } from '../../db/client';
 import { pageOf, whenGiven } from '../../db/page-query';
 import { AppError } from '../../lib/app-error';
 import { idFromWire, idToWire } from '../../lib/ids';
+import { recordAudit } from '../audit/audit.service';
 import { companies } from '../companies/companies.table';
 import type { OperatorActor } from './invoices-operator.service';
 import { approveOrder, OrderDecisionError, rejectOrder } from './order-decisions';
 import { orders } from './orders.table';
+import { orderPayments } from './payments.table';
 import { ORDER_ROW, type OrderRowJson, presentOrderRow } from './payments-order-view';
 
 /** The supplier's order list: pending first (oldest first: who waited longest), then the rest. */
@@ -65,4 +74,53 @@ export async function decideOrder(
     }
     throw error;
   }
+}
+
+/**
+ * Sets (or takes away) the day a pending order must be paid by; from the next day on the order
+ * shows its late fee (late-fee.ts). Kept on the order's payment row, made here when the company has
+ * not chosen a way to pay yet. Audited in the company's chain as `order.setDueDate`.
+ */
+export async function setOrderDueDate(
+  db: Db,
+  actor: OperatorActor,
+  input: SetDueDateRequest,
+): Promise<OperatorOrderView> {
+  const id = idFromWire(input.id) ?? 0;
+  await db.transaction(async (tx) => {
+    const [row] = await tx.select().from(orders).where(eq(orders.id, id)).for('update');
+    if (!row) throw new AppError('ORDER_NOT_FOUND');
+    if (row.status !== OrderStatus.Pending) throw new AppError('ORDER_DUE_NOT_PENDING');
+    const [before] = await tx
+      .select({ dueDate: orderPayments.dueDate })
+      .from(orderPayments)
+      .where(eq(orderPayments.orderId, id));
+    await tx
+      .insert(orderPayments)
+      .values({ orderId: id, companyId: row.companyId, dueDate: input.dueDate })
+      .onConflictDoUpdate({
+        target: orderPayments.orderId,
+        set: { dueDate: input.dueDate, updatedAt: new Date() },
+      });
+    await recordAudit(
+      tx,
+      { companyId: row.companyId, userId: actor.userId, ip: actor.ip },
+      {
+        action: 'order.setDueDate',
+        targetType: 'order',
+        targetId: id,
+        before: { dueDate: before?.dueDate ?? null },
+        after: { dueDate: input.dueDate },
+      },
+    );
+  });
+  const [raw] = await queryRows<{ row: OrderRowJson }>(
+    db,
+    sql`select ${ORDER_ROW} as row from ${orders} where ${orders.id} = ${id}`,
+  );
+  return {
+    ...presentOrderRow(raw!.row),
+    companyId: idToWire(BigInt(raw!.row.companyId)),
+    companyName: raw!.row.companyName ?? '',
+  };
 }

@@ -296,6 +296,60 @@ describe('orders list and payment', () => {
     expect(audit[0]?.userId).toBe(opUser.id);
   });
 
+  it("lets the operator set and take away a pending order's due date, which starts its late fee", async () => {
+    const c = await company();
+    const opUser = await buildUser(ctx.app.db);
+    await makeOperator(ctx.app.db, opUser.account);
+    const op = await login(ctx.app, opUser.account);
+    const pending = await buildOrder(ctx.app.db, c.id, 100_000, { status: OrderStatus.Pending });
+    const id = String(pending);
+    const due = new Date(Date.now() - 4 * 86_400_000).toISOString().slice(0, 10);
+    const set = await call<{ dueDate: string; lateFee: number }>(
+      ctx.app,
+      '/api/operator/order/setDueDate',
+      { id, dueDate: due },
+      { token: op },
+    );
+    expect(set.body.data).toMatchObject({ dueDate: due, lateFee: 2 });
+    // The company sees it on its order: RM1,000 four days late, 1000 x 5/10000 x 4 = RM2.00.
+    expect((await list(c.token)).list.find((o) => o.id === id)).toMatchObject({ dueDate: due, lateFee: 2 });
+    const cleared = await call<{ dueDate: string | null; lateFee: number }>(
+      ctx.app,
+      '/api/operator/order/setDueDate',
+      { id, dueDate: null },
+      { token: op },
+    );
+    expect(cleared.body.data).toMatchObject({ dueDate: null, lateFee: 0 });
+    const audit = await ctx.app.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.companyId, c.id), eq(auditLog.action, 'order.setDueDate')));
+    expect(audit.map((a) => a.userId)).toEqual([opUser.id, opUser.id]);
+    // Refusals: a bad day (in the caller's language), a paid order, a company caller.
+    const bad = await call(
+      ctx.app,
+      '/api/operator/order/setDueDate',
+      { id, dueDate: '2026-02-30' },
+      { token: op, language: 'cn' },
+    );
+    expect(bad.body.msgContent).toBe('到期日：请选择日期（YYYY-MM-DD），或不设置');
+    const paid = await buildOrder(ctx.app.db, c.id, 100_000);
+    expect(
+      (
+        await call(
+          ctx.app,
+          '/api/operator/order/setDueDate',
+          { id: String(paid), dueDate: due },
+          { token: op },
+        )
+      ).body.msgContent,
+    ).toBe('Only an order pending payment or approval can be given a due date');
+    expect(
+      (await call(ctx.app, '/api/operator/order/setDueDate', { id, dueDate: due }, { token: c.token })).body
+        .msgCode,
+    ).not.toBe(200);
+  });
+
   it('cancels a pending order only, and refuses paying a cancelled one', async () => {
     const c = await company();
     const { id } = (

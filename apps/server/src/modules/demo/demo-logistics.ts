@@ -15,9 +15,11 @@ import { DEMO_ACCOUNT } from './demo-seed';
  * The demo's logistics story (issue 18 item 5): a warehouse, a clinic of the demo company itself
  * (linked by the company's own code, so its receiving orders show what it ships to itself) and a
  * pharmacy outside the platform; one shipment delivered within range and received, one in transit
- * with a truck logger that moves along its route and rode out one excursion. The truck's readings
- * go through the real ingest path, so the alarm engine judges them with the shipment's own alarm
- * setting, and the live feed keeps it moving as the demo fleet's feed keeps the fridges reporting.
+ * with a truck logger that moves along its road and rode out one excursion. Both loggers report
+ * GPS positions, so each order's map draws the recorded track (device_positions). The truck's
+ * readings go through the real ingest path, so the alarm engine judges them with the shipment's
+ * own alarm setting, and the live feed keeps it moving as the demo fleet's feed keeps the fridges
+ * reporting.
  */
 
 const WAREHOUSE = { lng: 113.93, lat: 22.53 };
@@ -31,13 +33,40 @@ const HOUR = 3_600_000;
 
 const channels = [{ ch: 1, type: 'temperature', unit: '°C', min: -40, max: 85 }];
 
-/** Where the truck is `elapsed` into its trip: on the straight line warehouse -> clinic. */
+/** The road warehouse -> clinic: it bends, so the recorded track is not the straight line. */
+const ROAD = [
+  WAREHOUSE,
+  { lng: 113.97, lat: 22.515 },
+  { lng: 114.02, lat: 22.545 },
+  { lng: 114.06, lat: 22.545 },
+  { lng: 114.1, lat: 22.575 },
+  CLINIC,
+];
+const legLengths = ROAD.slice(1).map((b, i) => Math.hypot(b.lng - ROAD[i]!.lng, b.lat - ROAD[i]!.lat));
+const roadLength = legLengths.reduce((a, b) => a + b, 0);
+
+/** The point `f` (0..1) of the way along the road, by distance. */
+export function roadPosition(f: number) {
+  let left = Math.min(Math.max(f, 0), 1) * roadLength;
+  for (const [i, leg] of legLengths.entries()) {
+    if (left <= leg || i === legLengths.length - 1) {
+      const [a, b] = [ROAD[i]!, ROAD[i + 1]!];
+      const g = leg === 0 ? 0 : Math.min(left / leg, 1);
+      const round = (v: number) => Math.round(v * 1e6) / 1e6;
+      return { lng: round(a.lng + (b.lng - a.lng) * g), lat: round(a.lat + (b.lat - a.lat) * g) };
+    }
+    left -= leg;
+  }
+  return { ...CLINIC };
+}
+
+/**
+ * Where the truck is `elapsed` into its trip: along the road to the clinic in TRIP_MS, then back,
+ * and again, so it keeps moving in a demo that runs for days without jumping across the map.
+ */
 export function truckPosition(elapsed: number) {
-  const f = (((elapsed % TRIP_MS) + TRIP_MS) % TRIP_MS) / TRIP_MS;
-  return {
-    lng: WAREHOUSE.lng + (CLINIC.lng - WAREHOUSE.lng) * f,
-    lat: WAREHOUSE.lat + (CLINIC.lat - WAREHOUSE.lat) * f,
-  };
+  const phase = (((elapsed % (2 * TRIP_MS)) + 2 * TRIP_MS) % (2 * TRIP_MS)) / TRIP_MS;
+  return roadPosition(phase <= 1 ? phase : 2 - phase);
 }
 
 /** The truck's temperature: 5 °C with a gentle wave, and one excursion 40-60 minutes after departure. */
@@ -149,6 +178,8 @@ export async function seedDemoLogistics(db: Db, companyId: number, services: Dem
           ts,
           channels: [{ ch: 1, v: Math.round((4.5 + Math.sin(ts / 2_700_000)) * 10) / 10 }],
           mode: 'normal' as const,
+          // The cool box rode the same road: the received order's map shows its track.
+          ...roadPosition((ts - departed) / (arrived - departed)),
         });
       await services.ingest.ingest(box, records);
     }

@@ -128,4 +128,114 @@ describe('durability', () => {
       await store.cleanup();
     }
   }, 120_000);
+
+  it('drains on SIGTERM: every reading acknowledged by MQTT or HTTP until the exit is stored', async () => {
+    const store = await storage();
+    try {
+      const env = {
+        ...store.env,
+        PORT: String(await freePort()),
+        MQTT_PORT: String(await freePort()),
+        DEVICE_MESSAGES_PER_MINUTE: '1000000',
+      };
+      server = await startServerProcess(env);
+      const login = async () =>
+        (
+          await postJson<{ accessToken: string }>(server!.baseUrl, '/api/doLogin', {
+            account: 'demo@example.com',
+            password: 'Demo1234',
+            type: 1,
+          })
+        ).accessToken;
+      const token = await login();
+      const device = await postJson<{ id: string; deviceKey: string }>(
+        server.baseUrl,
+        '/api/device/addDevice',
+        { serial: 'SIM1019', name: 'Drain' },
+        token,
+      );
+      const detail = await postJson<{ sensors: { id: string }[] }>(
+        server.baseUrl,
+        '/api/device/deviceDetail',
+        { id: device.id },
+        token,
+      );
+      const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${env.MQTT_PORT}`, {
+        clientId: 'SIM1019',
+        username: 'SIM1019',
+        password: device.deviceKey,
+        reconnectPeriod: 0,
+      });
+      client.on('error', () => undefined);
+      const baseUrl = server.baseUrl;
+      const authorization = `Basic ${Buffer.from(`SIM1019:${device.deviceKey}`).toString('base64')}`;
+
+      // MQTT readings on even instants, HTTP readings on odd ones; every acknowledgement counts,
+      // up to the process's exit: a drain acknowledges only what it stored.
+      const acknowledged: number[] = [];
+      const refusedStatuses = new Set<number>();
+      const start = Date.now() - 3_600_000;
+      let n = 0;
+      let stopped = false;
+      const record = (ts: number) =>
+        JSON.stringify({ records: [{ ts, channels: [{ ch: 1, v: (ts % 1000) / 100 }] }] });
+      const overMqtt = Array.from({ length: 10 }, async () => {
+        while (!stopped) {
+          const ts = start + n++ * 20;
+          try {
+            await client.publishAsync('cc/v1/SIM1019/up', record(ts), { qos: 1 });
+            acknowledged.push(ts);
+          } catch {
+            return;
+          }
+        }
+      });
+      const overHttp = Array.from({ length: 4 }, async () => {
+        while (!stopped) {
+          const ts = start + n++ * 20 + 10;
+          const up = await fetch(`${baseUrl}/device/v1/up`, {
+            method: 'POST',
+            headers: { authorization, 'content-type': 'application/json' },
+            body: record(ts),
+          }).catch(() => null);
+          if (!up) continue;
+          if (up.status === 200) acknowledged.push(ts);
+          else refusedStatuses.add(up.status);
+        }
+      });
+      await new Promise((r) => setTimeout(r, 1_500));
+      const before = acknowledged.length;
+      const exited = new Promise<number | null>((resolve) =>
+        server!.child.once('exit', (code) => resolve(code)),
+      );
+      server.child.kill('SIGTERM');
+      const code = await exited;
+      stopped = true;
+      client.end(true);
+      await Promise.race([Promise.all([...overMqtt, ...overHttp]), new Promise((r) => setTimeout(r, 2_000))]);
+      expect(code).toBe(0);
+      expect(before).toBeGreaterThan(50);
+      expect(server.output()).not.toMatch(/\n\s+at /);
+      // While stopping, an HTTP reading is stored (200) or refused as unavailable, never a server error.
+      expect([...refusedStatuses].filter((s) => s !== 503)).toEqual([]);
+
+      server = await startServerProcess(env);
+      const history = await postJson<HistoryData>(
+        server.baseUrl,
+        '/api/device/historyData',
+        { sensorId: detail.sensors[0]!.id, startTime: start, endTime: start + n * 20 + 11 },
+        await login(),
+      );
+      const stored = new Set(history.points.map((p) => p[0]));
+      expect(acknowledged.filter((ts) => !stored.has(ts))).toEqual([]);
+      // Readings of both paths were acknowledged.
+      expect(acknowledged.some((ts) => (ts - start) % 20 === 0)).toBe(true);
+      expect(acknowledged.some((ts) => (ts - start) % 20 === 10)).toBe(true);
+      server.child.kill('SIGTERM');
+      await new Promise((r) => server!.child.once('exit', r));
+      server = undefined;
+    } finally {
+      await store.cleanup();
+    }
+  }, 120_000);
 });

@@ -1,9 +1,12 @@
-import { eq } from 'drizzle-orm';
+import { asc, eq, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { call, useTestApp } from '../../test/build-app';
 import { buildCompany, buildDevice, login } from '../../test/factories';
 import { devices } from '../devices/devices.table';
+import { devicePositions } from '../telemetry/readings.table';
+import { writeIngestBatch } from './write-batch';
 
 function post(app: FastifyInstance, serial: string, key: string, body: unknown) {
   return app.inject({
@@ -101,5 +104,74 @@ describe('GPS position in device records (map mode)', () => {
       expect(response.json().error).toContain(field);
     }
     expect(await positionOf(device.serial)).toEqual({ lat: null, lng: null });
+  });
+
+  const trackOf = (deviceId: number) =>
+    ctx.app.db
+      .select({ ts: devicePositions.ts, lat: devicePositions.lat, lng: devicePositions.lng })
+      .from(devicePositions)
+      .where(eq(devicePositions.deviceId, deviceId))
+      .orderBy(asc(devicePositions.ts))
+      .then((rows) => rows.map((r) => ({ ...r, ts: r.ts.getTime() })));
+
+  it('keeps every position a device posts as its track, once per instant, service mode aside', async () => {
+    const { device } = await setup();
+    const t0 = Math.floor(Date.now() / 60_000) * 60_000 - 60 * 60_000;
+    const sent = await post(ctx.app, device.serial, device.deviceKey, {
+      records: [
+        { ts: t0 + 60_000, channels: [{ ch: 1, v: 4 }], lat: 22.55, lng: 114.01 },
+        { ts: t0, channels: [{ ch: 1, v: 4 }], lat: 22.53, lng: 113.93 },
+        { ts: t0 + 120_000, channels: [{ ch: 1, v: 4 }] },
+        { ts: t0 + 180_000, channels: [{ ch: 1, v: 4 }], lat: 22.6 },
+        { ts: t0 + 240_000, channels: [{ ch: 1, v: 4 }], lat: 22.7, lng: 114.2, mode: 'service' },
+      ],
+    });
+    expect(sent.statusCode).toBe(200);
+    // Sent again with another position: the stored instant keeps its first one.
+    const again = await post(ctx.app, device.serial, device.deviceKey, {
+      records: [{ ts: t0, channels: [{ ch: 1, v: 4 }], lat: 1, lng: 1 }],
+    });
+    expect(again.json()).toMatchObject({ stored: 0, duplicates: 1 });
+    // A record of only a channel the device lacks stores no reading; its position is kept.
+    const unknown = await post(ctx.app, device.serial, device.deviceKey, {
+      records: [{ ts: t0 + 300_000, channels: [{ ch: 9, v: 4 }], lat: 22.58, lng: 114.09 }],
+    });
+    expect(unknown.statusCode).toBe(200);
+    expect(await trackOf(Number(device.id))).toEqual([
+      { ts: t0, lat: 22.53, lng: 113.93 },
+      { ts: t0 + 60_000, lat: 22.55, lng: 114.01 },
+      { ts: t0 + 300_000, lat: 22.58, lng: 114.09 },
+    ]);
+  });
+
+  it('writes the track in the batch statement itself, and nothing of it without positions', async () => {
+    const { device } = await setup();
+    const known = (await ctx.app.deviceDirectory.find(device.serial))!;
+    const dialect = new PgDialect();
+    const write = async (records: Parameters<typeof writeIngestBatch>[1][number]['records']) => {
+      const texts: string[] = [];
+      await ctx.app.db.transaction(async (tx) => {
+        const execute = tx.execute;
+        tx.execute = ((query: SQL) => {
+          texts.push(dialect.sqlToQuery(query).sql);
+          return execute.call(tx, query);
+        }) as typeof tx.execute;
+        await writeIngestBatch(tx, [{ device: known, records }]);
+        // node-postgres commits through the same call: only the batch's own statements count.
+        tx.execute = execute;
+      });
+      return texts;
+    };
+    const ts = Date.now();
+    const plain = await write([{ ts, channels: [{ ch: 1, v: 4 }], mode: 'normal' }]);
+    expect(plain).toHaveLength(1);
+    expect(plain[0]).not.toContain('device_positions');
+    const placed = await write([
+      { ts: ts + 1000, channels: [{ ch: 1, v: 4 }], mode: 'normal', lat: 3.1, lng: 101.6 },
+      { ts: ts + 2000, channels: [{ ch: 1, v: 4 }], mode: 'normal', lat: 3.2, lng: 101.7 },
+    ]);
+    expect(placed).toHaveLength(1);
+    expect(placed[0]).toContain('insert into device_positions');
+    expect((await trackOf(Number(device.id))).map((p) => p.lat)).toEqual([3.1, 3.2]);
   });
 });

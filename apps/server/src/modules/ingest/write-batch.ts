@@ -7,6 +7,7 @@ import { activationOverR } from '../telemetry/mkt';
 import { packedBefore } from '../telemetry/packing';
 import { minuteRollupFrom } from '../telemetry/reading-sources';
 import type { KnownDevice } from './device-directory';
+import { PositionTrack } from './position-track';
 
 export interface IngestJob {
   device: KnownDevice;
@@ -91,8 +92,9 @@ function rollups(
 
 /**
  * Writes the readings of several messages in the current transaction, in one statement: an
- * idempotent insert for all of them, the sensors' latest values, and each device's last contact,
- * battery, power, mode, state and position. Returns a result per job, in order.
+ * idempotent insert for all of them, the sensors' latest values, each device's last contact,
+ * battery, power, mode, state and position, and every record's position for the track. Returns a
+ * result per job, in order.
  */
 export async function writeIngestBatch(
   tx: Tx,
@@ -120,6 +122,8 @@ export async function writeIngestBatch(
   const deviceState = new Map<number, { ts: number; record: UpRecord }>();
   /** The newest record per device that carries a full GPS position (lat and lng). */
   const positions = new Map<number, { ts: number; lat: number; lng: number }>();
+  /** Every record's position, once per (device, instant), for the track (`device_positions`). */
+  const track = new PositionTrack();
 
   jobs.forEach((job, jobIndex) => {
     for (const record of job.records) {
@@ -130,8 +134,10 @@ export async function writeIngestBatch(
         if (!known || known.ts <= record.ts)
           positions.set(job.device.id, { ts: record.ts, lat: record.lat, lng: record.lng });
       }
-      // Service mode records nothing (spec section 4); the device's mode is still updated.
+      // Service mode records nothing (spec section 4); the device's mode (and latest position)
+      // is still updated.
       if (record.mode === 'service') continue;
+      track.add(job.device.id, record);
       for (const { ch, v } of record.channels) {
         const sensorId = job.device.sensorIds.get(ch);
         if (sensorId === undefined) {
@@ -193,10 +199,11 @@ export async function writeIngestBatch(
              as u(id, battery, power, mode, lat, lng)
         where d.id = u.id
         returning d.id
-      )`;
+      )${track.insert()}`;
 
   if (sensorIds.length === 0) {
-    // Service-mode messages store nothing; the devices still report in.
+    // No reading to store (service mode, or only channels the device lacks): the devices still
+    // report in, and the positions of records outside service mode are kept.
     await tx.execute(plannedOnce(sql`with ${contact} select count(*) from contact`));
     return { results, committed };
   }

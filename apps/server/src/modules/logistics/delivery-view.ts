@@ -10,6 +10,7 @@ import { storedReadings } from '../telemetry/reading-sources';
 import { type DeliveryRow, presentListItem } from './deliveries.service';
 import { logisticsDeliveryDevices, logisticsDeliveries as t } from './deliveries.table';
 import { type SensorTrip, shipmentSummary } from './delivery-figures';
+import { loadRoutes } from './delivery-route';
 
 /** Who looks at an order: a company (as its sender or its receiver on the platform), or a receipt link. */
 export type Viewer = { companyId: number } | { linkDeliveryId: number };
@@ -156,7 +157,10 @@ export function temperatureTrips(trip: TripData): SensorTrip[] {
     }));
 }
 
-/** `/api/logistics/deliveryDetail` (and the link's receipt page): the order, its readings in the window, the summary. */
+/**
+ * `/api/logistics/deliveryDetail` (and the link's receipt page): the order, its readings and each
+ * monitor's route in the window, the summary.
+ */
 export async function deliveryDetail(
   db: Queryable,
   viewer: Viewer,
@@ -166,6 +170,11 @@ export async function deliveryDetail(
   const row = await visibleDelivery(db, viewer, wireId);
   const trip = await loadTrip(db, row, now);
   const window = windowOf(row, now);
+  const routes = await loadRoutes(
+    db,
+    trip.monitors.map((m) => Number(m.deviceId)),
+    window,
+  );
   const [company] = await db
     .select({ name: companies.name })
     .from(companies)
@@ -202,6 +211,7 @@ export async function deliveryDetail(
           unit: s.unit,
           points: thinSeries(s.points, CHART_POINTS),
         })),
+      route: routes.get(Number(m.deviceId)) ?? [],
     })),
     summary,
     receipt:

@@ -9,6 +9,8 @@ export interface OutgoingMessage {
   recipient: string;
   subject?: string;
   body: string;
+  /** E-mail only: files sent with it (an issued invoice's PDF); the outbox row keeps the text. */
+  attachments?: { filename: string; content: Buffer; contentType: string }[];
 }
 
 /**
@@ -33,7 +35,12 @@ export async function sendMessage(db: Db, mailer: Mailer | null, message: Outgoi
     return false;
   }
   try {
-    await mailer.send({ to: message.recipient, subject: message.subject ?? '', text: message.body });
+    await mailer.send({
+      to: message.recipient,
+      subject: message.subject ?? '',
+      text: message.body,
+      ...(message.attachments ? { attachments: message.attachments } : {}),
+    });
     await db
       .update(outboxMessages)
       .set({ status: OutboxStatus.Sent, sentAt: new Date() })

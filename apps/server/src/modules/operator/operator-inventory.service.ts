@@ -4,6 +4,7 @@ import type {
   InventoryRowView,
   Page,
   PageInventoryRequest,
+  WireLanguage,
 } from '@coldchain/contract';
 import { inArray, sql } from 'drizzle-orm';
 import type { Db, Queryable } from '../../db/client';
@@ -23,8 +24,12 @@ import { PLATFORM_CHAIN } from './operators.service';
  * What importing the stock CSV would do, line by line: the same parser as `npm run admin --
  * inventory import` (modules/inventory/inventory-csv.ts), and which serials are already there.
  */
-export async function previewInventoryCsv(db: Queryable, csv: string): Promise<InventoryCsvPreview> {
-  const { items, problems } = parseInventoryCsv(csv);
+export async function previewInventoryCsv(
+  db: Queryable,
+  csv: string,
+  language: WireLanguage,
+): Promise<InventoryCsvPreview> {
+  const { items, problems } = parseInventoryCsv(csv, language);
   const serials = items.map((i) => i.serial);
   const known =
     serials.length === 0
@@ -54,8 +59,9 @@ export async function importInventoryCsv(
   db: Db,
   actor: OperatorActor,
   csv: string,
+  language: WireLanguage,
 ): Promise<InventoryImportResult> {
-  const { items, problems } = parseInventoryCsv(csv);
+  const { items, problems } = parseInventoryCsv(csv, language);
   const first = problems[0];
   if (first)
     throw new AppError('INVENTORY_CSV_INVALID', {

@@ -69,12 +69,13 @@ export const operatorRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/operator/previewInventory',
     { ...operatorOnly, schema: { body: InventoryCsvRequest } },
-    async (request) => ok(await previewInventoryCsv(app.db, request.body.csv)),
+    async (request) => ok(await previewInventoryCsv(app.db, request.body.csv, request.language)),
   );
   app.post(
     '/api/operator/importInventory',
     { ...operatorOnly, schema: { body: InventoryCsvRequest } },
-    async (request) => ok(await importInventoryCsv(app.db, operatorOf(request), request.body.csv)),
+    async (request) =>
+      ok(await importInventoryCsv(app.db, operatorOf(request), request.body.csv, request.language)),
   );
   app.post(
     '/api/operator/pageInventory',

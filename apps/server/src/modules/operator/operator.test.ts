@@ -201,6 +201,23 @@ describe('operator console', () => {
     ]);
     const refused = await asOperator('/api/operator/importInventory', { csv });
     expect(refused.body.msgContent).toContain('line 3');
+    // In the operator's language, the preview's reasons and the refusal alike.
+    const inChinese = await call<InventoryCsvPreview>(
+      ctx.app,
+      '/api/operator/previewInventory',
+      { csv },
+      { token: operatorToken, language: 'cn' },
+    );
+    expect(inChinese.body.data.problems).toEqual([
+      { line: 3, reason: '版本须为以下之一：basic, standard, elite, premium' },
+    ]);
+    const refusedInChinese = await call(
+      ctx.app,
+      '/api/operator/importInventory',
+      { csv },
+      { token: operatorToken, language: 'cn' },
+    );
+    expect(refusedInChinese.body.msgContent).toContain('版本须为以下之一');
     const clean = csv.split('\n').slice(0, 2).join('\n');
     const imported = await asOperator('/api/operator/importInventory', { csv: clean });
     expect(imported.body.data).toEqual({ added: 1, existing: 0 });

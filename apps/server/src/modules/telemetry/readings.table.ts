@@ -99,3 +99,22 @@ export const readingsPacked = pgTable(
   },
   (t) => [primaryKey({ columns: [t.sensorId, t.day] })],
 );
+
+/**
+ * Every position a device reported (records carrying both `lat` and `lng`), keyed by (device,
+ * instant) like readings: a record sent twice is stored once. `devices.lat/lng` keep the latest
+ * one for the map mode; this table is the track a shipment's map draws (logistics
+ * delivery-route.ts). Written by ingest in the batch's one statement (write-batch.ts). No foreign
+ * key, as for readings: devices are never deleted, and the check would cost every row of the hot
+ * path a lookup.
+ */
+export const devicePositions = pgTable(
+  'device_positions',
+  {
+    deviceId: bigint('device_id', { mode: 'number' }).notNull(),
+    ts: timestamp('ts', { withTimezone: true }).notNull(),
+    lat: doublePrecision('lat').notNull(),
+    lng: doublePrecision('lng').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.deviceId, t.ts] })],
+);

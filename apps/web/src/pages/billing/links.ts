@@ -22,3 +22,6 @@ export function idsFromSearch(params: URLSearchParams): string[] {
 
 /** Expense management (menu `addedServices`): the message credit, its ledger and the orders. */
 export const EXPENSES_PATH = '/user/addedServices';
+
+/** The company's orders (menu `serviceList`), where a pending order is paid. */
+export const SERVICE_LIST_PATH = '/user/addedServices/serviceList';

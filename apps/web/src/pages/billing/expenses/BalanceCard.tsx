@@ -1,19 +1,22 @@
 import { Alert, Button, Card, Flex, Skeleton, Typography } from 'antd';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useHasAuthTag } from '../../../session/queries';
-import { PAY_PATH } from '../links';
+import { SERVICE_LIST_PATH } from '../links';
+import { BuyCreditsDialog } from '../service-list/BuyCreditsDialog';
 import { useCreditBalance } from './queries';
 
 /**
- * The company's message credit, what a message costs (spec section 9), and the way to the top-up
- * order page for members who may top up (spec sections 6 and 8).
+ * The company's message credit, what a message costs (spec section 9), and, for members who may
+ * top up (spec sections 6 and 8), a credit top-up order, then paid on the top-up records page.
  */
 export function BalanceCard() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const balance = useCreditBalance();
-  const canTopUp = useHasAuthTag('device:topUp');
+  const canTopUp = useHasAuthTag('billing:topUp');
+  const [buying, setBuying] = useState(false);
   const value = balance.data?.balance;
   return (
     <Card title={t('credits.balance.title')} data-testid="credit-balance-card">
@@ -27,7 +30,7 @@ export function BalanceCard() {
         )}
         {canTopUp ? (
           <Flex vertical gap={4} style={{ maxWidth: 360 }}>
-            <Button type="primary" onClick={() => navigate(PAY_PATH)} data-testid="credit-top-up">
+            <Button type="primary" onClick={() => setBuying(true)} data-testid="credit-top-up">
               {t('credits.balance.topUp')}
             </Button>
             <Typography.Text type="secondary">{t('credits.balance.topUpHint')}</Typography.Text>
@@ -46,6 +49,15 @@ export function BalanceCard() {
       <Typography.Paragraph type="secondary" style={{ marginTop: 16, marginBottom: 0 }}>
         {t('credits.balance.rule')}
       </Typography.Paragraph>
+      {buying ? (
+        <BuyCreditsDialog
+          open
+          onClose={(orderId) => {
+            setBuying(false);
+            if (orderId) navigate(SERVICE_LIST_PATH);
+          }}
+        />
+      ) : null}
     </Card>
   );
 }

@@ -7,7 +7,7 @@ import { calledPaths, demoPowers, stubServer } from '../../../test/fake-server';
 import { currentLocation, renderApp, resetBrowserState } from '../../../test/render-app';
 
 const PAGE = '/user/addedServices';
-const PAY = '/deviceManagement/monitoringDevice/monitoringDevicePay';
+const SERVICE_LIST = '/user/addedServices/serviceList';
 const T = Date.UTC(2026, 5, 1, 8, 0, 0);
 
 const ledger: CreditLedgerRowView[] = [
@@ -76,6 +76,13 @@ function serve(options: { balance?: number; authTags?: string[] } = {}) {
         },
       }),
       '/api/order/pageOrders': () => ({ list: [order], total: 1, pageNum: 1, pageSize: 10 }),
+      '/api/order/paymentOptions': () => ({
+        online: false,
+        transferDetails: 'Maybank 5140',
+        creditUnitPrice: 0.1,
+        currency: 'RM',
+      }),
+      '/api/order/buyCredits': () => ({ id: '32', orderNo: 'CC20260601000032' }),
       '/api/order/priceList': () => ({
         currency: 'RM',
         renewal: { basic: 10, standard: 15, elite: 20, premium: 30 },
@@ -158,11 +165,17 @@ describe('expense management', () => {
     expect(body.endTime - body.startTime).toBe(86_400_000);
   });
 
-  it('leads to the top-up order page', async () => {
-    serve();
+  it('orders message credits from the balance, then leads to the top-up records to pay', async () => {
+    const server = serve({ authTags: demoPowers(['data:view', 'billing:topUp']).authTags });
     renderApp(PAGE);
     await userEvent.click(await screen.findByTestId('credit-top-up', {}, { timeout: 8_000 }));
-    await waitFor(() => expect(currentLocation.path).toBe(PAY));
+    const count = await screen.findByTestId('buy-credits-count');
+    await userEvent.clear(count);
+    await userEvent.type(count, '3000');
+    expect(screen.getByTestId('buy-credits-total')).toHaveTextContent('RM 300.00');
+    await userEvent.click(screen.getByTestId('buy-credits-submit'));
+    await waitFor(() => expect(bodiesOf(server, '/api/order/buyCredits')).toEqual([{ credits: 3000 }]));
+    await waitFor(() => expect(currentLocation.path).toBe(SERVICE_LIST));
   });
 
   it('warns when the credit is used up, and hides top-up and orders without the top-up permission', async () => {

@@ -1,5 +1,5 @@
 import type { DeliveryAddressView, DeliveryDetail } from '@coldchain/contract';
-import { Alert, Card, Col, Descriptions, List, Row, Statistic, Tag, Typography } from 'antd';
+import { Alert, Card, Col, Descriptions, Image, List, Row, Statistic, Tag, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { READABLE_TEXT } from '../../../components/text-colors';
@@ -39,8 +39,9 @@ const range = (min: number | null, max: number | null) => `${min ?? '-'} .. ${ma
 /**
  * What the sender, the receiving company and a receipt link's reader see of one order: the
  * consignment, the parties, the handover times, the trip's summary (min, max, MKT, minutes out of
- * range, excursions, gaps), the readings of each logger in the window and, while it travels,
- * where the loggers are. `actions` are the caller's buttons.
+ * range, excursions, gaps), the receipt with its photo, the readings of each logger in the window,
+ * the route each recorded and, while it travels, where the loggers are. `actions` are the
+ * caller's buttons.
  */
 export function DeliveryDetailView({ detail, actions }: { detail: DeliveryDetail; actions?: ReactNode }) {
   const { t } = useTranslation();
@@ -108,9 +109,21 @@ export function DeliveryDetailView({ detail, actions }: { detail: DeliveryDetail
             name: detail.receipt.signedBy,
             time: formatTime(detail.receipt.time),
           })}
-          description={[t(METHOD_KEYS[detail.receipt.method]), detail.receipt.remarks]
-            .filter(Boolean)
-            .join(' · ')}
+          description={
+            <>
+              {[t(METHOD_KEYS[detail.receipt.method]), detail.receipt.remarks].filter(Boolean).join(' · ')}
+              {detail.receipt.photo && (
+                <div style={{ marginTop: 8 }} data-testid="delivery-receipt-photo">
+                  <Image
+                    src={detail.receipt.photo}
+                    alt={t('logistics.receiving.photo')}
+                    width={160}
+                    style={{ objectFit: 'cover' }}
+                  />
+                </div>
+              )}
+            </>
+          }
         />
       )}
       <Card size="small" title={t('logistics.delivery.summary.title')} style={{ marginTop: 12 }}>
@@ -164,6 +177,11 @@ export function DeliveryDetailView({ detail, actions }: { detail: DeliveryDetail
           </>
         )}
       </Card>
+      {detail.state !== 2 && detail.monitors.some((m) => (m.route?.length ?? 0) > 0) && (
+        <Card size="small" title={t('logistics.delivery.route')} style={{ marginTop: 12 }}>
+          <RouteSketch detail={detail} />
+        </Card>
+      )}
       {detail.state === 2 && (
         <Card size="small" title={t('logistics.delivery.live')} style={{ marginTop: 12 }}>
           <RouteSketch detail={detail} />

@@ -83,6 +83,7 @@ function serve(overrides: Record<string, Handler> = {}) {
       '/api/operator/order/pageOrders': () => page([order]),
       '/api/operator/order/approveOrder': () => ({ ...order, status: 2 }),
       '/api/operator/order/rejectOrder': () => ({ ...order, status: 3 }),
+      '/api/operator/order/setDueDate': () => ({ ...order, dueDate: '2026-12-15' }),
       '/api/file/upload': () => ({
         url: '/files/abcdefabcdefabcdefabcdefabcdefab.pdf',
         size: 10,
@@ -160,5 +161,20 @@ describe('operator invoices and orders', () => {
         { id: '31' },
       ]),
     );
+  });
+
+  it('gives a pending order a due date, and takes it away', async () => {
+    const server = serve();
+    renderApp('/operator/orders');
+    const row = await screen.findByTestId('operator-order-31', {}, { timeout: 8_000 });
+    const picker = within(row).getByLabelText('Due date');
+    await userEvent.click(picker);
+    await userEvent.type(picker, '2026-12-15{Enter}');
+    await waitFor(() =>
+      expect(bodiesOf(server, '/api/operator/order/setDueDate').map((b) => JSON.parse(String(b)))).toEqual([
+        { id: '31', dueDate: '2026-12-15' },
+      ]),
+    );
+    expect(await screen.findByText('Due date saved')).toBeInTheDocument();
   });
 });

@@ -1,6 +1,7 @@
 import { type OperatorOrderView, type OperatorPageOrdersRequest, OrderStatus } from '@coldchain/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Card, Flex, Image, Input, Popconfirm, Select, Tag, Typography } from 'antd';
+import { App, Button, Card, DatePicker, Flex, Image, Input, Popconfirm, Select, Tag, Typography } from 'antd';
+import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { request } from '../../../api/request';
@@ -18,11 +19,13 @@ interface OperatorOrderPage {
 
 /**
  * The operator's orders (issue 17 item 6): pending first, with the transfer proof in view;
- * approve (renewals extend service, credit top-ups credit the ledger) or reject with a reason.
+ * approve (renewals extend service, credit top-ups credit the ledger) or reject with a reason,
+ * and give a pending order a due date, after which it carries a late fee (issue 17 item 3).
  */
 export default function OperatorOrdersPage() {
   const { t } = useTranslation();
   const client = useQueryClient();
+  const { message } = App.useApp();
   const [pageNum, setPageNum] = useState(1);
   const [status, setStatus] = useState<number | undefined>(OrderStatus.Pending);
   const [companyName, setCompanyName] = useState('');
@@ -41,6 +44,13 @@ export default function OperatorOrdersPage() {
   const decide = useMutation({
     mutationFn: ({ path, ...b }: { path: string; id: string; reason?: string }) => request(path, b),
     onSuccess: () => client.invalidateQueries({ queryKey: ['operator'] }),
+  });
+  const setDueDate = useMutation({
+    mutationFn: (b: { id: string; dueDate: string | null }) => request('/api/operator/order/setDueDate', b),
+    onSuccess: () => {
+      void message.success(t('invoices.operator.dueDateSet'));
+      return client.invalidateQueries({ queryKey: ['operator'] });
+    },
   });
   return (
     <Flex vertical gap="middle">
@@ -104,6 +114,27 @@ export default function OperatorOrdersPage() {
                   ) : null}
                 </>
               ),
+            },
+            {
+              key: 'dueDate',
+              title: t('invoices.operator.dueDate'),
+              render: (_, o) =>
+                o.status === OrderStatus.Pending ? (
+                  <DatePicker
+                    size="small"
+                    value={o.dueDate ? dayjs(o.dueDate) : null}
+                    aria-label={t('invoices.operator.dueDate')}
+                    title={t('invoices.operator.dueDateHint')}
+                    data-testid={`order-due-${o.id}`}
+                    onChange={(day) =>
+                      setDueDate
+                        .mutateAsync({ id: o.id, dueDate: day ? day.format('YYYY-MM-DD') : null })
+                        .catch(() => undefined)
+                    }
+                  />
+                ) : (
+                  (o.dueDate ?? '-')
+                ),
             },
             {
               key: 'paymentMethod',
