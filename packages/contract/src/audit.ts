@@ -240,6 +240,7 @@ export const auditActionTitles: Record<string, { en: string; cn: string }> = {
   'credit.exportLedger': { en: 'Export message credit ledger', cn: '导出消息余额流水' },
   'order.credits': { en: 'Order message credits', cn: '消息充值下单' },
   'order.payByTransfer': { en: 'Submit bank transfer proof', cn: '提交银行转账凭证' },
+  'order.setDueDate': { en: "Set an order's due date", cn: '设置订单到期日' },
   'order.payOnline': { en: 'Start online payment', cn: '发起在线支付' },
   'invoice.apply': { en: 'Apply for invoice', cn: '申请开票' },
   'invoice.cancel': { en: 'Cancel invoice application', cn: '取消发票申请' },

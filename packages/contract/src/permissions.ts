@@ -61,5 +61,28 @@ export const ServiceAuthTags = [
   'service:dataBackup',
   'service:dataScreen',
   'service:platformDock',
+  // Remote alarms, one service per channel: with a channel off, alarm rules cannot choose it and
+  // the alarm messages of rules that still name it are not sent ("service off").
+  'service:alarmEmail',
+  'service:alarmSms',
+  'service:alarmCall',
+  'service:alarmWechat',
+  'service:alarmWhatsapp',
 ] as const;
 export type ServiceAuthTag = (typeof ServiceAuthTags)[number];
+
+/** The service of each remote alarm channel (keys are the alarm channels of alarms.ts). */
+export const ALARM_CHANNEL_SERVICES = {
+  email: 'service:alarmEmail',
+  sms: 'service:alarmSms',
+  call: 'service:alarmCall',
+  wechat: 'service:alarmWechat',
+  whatsapp: 'service:alarmWhatsapp',
+} as const satisfies Record<string, ServiceAuthTag>;
+
+/**
+ * What a new company starts with: every remote alarm channel (a company registering alone must
+ * be able to receive alarms; what a message costs is the credit rules' business). The supplier
+ * switches channels off and the other services on.
+ */
+export const DEFAULT_COMPANY_SERVICES: readonly ServiceAuthTag[] = Object.values(ALARM_CHANNEL_SERVICES);

@@ -1,3 +1,4 @@
+import { ServiceAuthTags } from '@coldchain/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getAlarmDetail, pageAlarms } from '../modules/alarms/alarms.service';
 import { alarmRecords, alarmSettings } from '../modules/alarms/alarms.table';
@@ -65,7 +66,7 @@ describe('statements per page-load call', () => {
 
   beforeAll(async () => {
     const db = ctx.app.db;
-    const company = await buildCompany(db);
+    const company = await buildCompany(db, { services: [...ServiceAuthTags] });
     const pharmacy = await buildDepartment(db, company.id, { name: 'Pharmacy' });
     const devices = [];
     for (let i = 0; i < 4; i++)

@@ -27,6 +27,8 @@ import {
 import { LOOP_VALUE, readCompanyLoop, useCompanyLoop, writeCompanyLoop } from './company-loop';
 
 export const DATA_VIEW_TAG = 'data:view';
+/** The supplier's service behind the dashboards (`/api/datav/screenOverview` is gated by it). */
+export const DATA_SCREEN_SERVICE = 'service:dataScreen';
 
 /** Spec section 2: warn when the browser has no Fullscreen API instead of failing silently. */
 function useFullscreen() {
@@ -182,7 +184,9 @@ export function DataScreenShortcut() {
   const navigate = useNavigate();
   const { data: powers } = usePowers();
   const { data: user } = useUserInfo();
-  if (!powers?.authTags.includes(DATA_VIEW_TAG)) return null;
+  // The right to see it, and the supplier's data screen service for the company in scope.
+  if (!powers?.authTags.includes(DATA_VIEW_TAG) || !powers.serviceAuthTags.includes(DATA_SCREEN_SERVICE))
+    return null;
 
   const open = async () => {
     try {

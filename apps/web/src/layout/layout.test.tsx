@@ -2,7 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import i18n from '../i18n';
-import { calledPaths, sentBody, stubServer } from '../test/fake-server';
+import { calledPaths, demoPowers, sentBody, stubServer } from '../test/fake-server';
 import { currentLocation, renderApp, resetBrowserState } from '../test/render-app';
 
 function logIn() {
@@ -69,6 +69,17 @@ describe('top bar', () => {
 
   it('hides the data-screen shortcut without data:view', async () => {
     stubServer({ authTags: [] });
+    await openApp();
+    await screen.findByTestId('notice-bell');
+    expect(screen.queryByTestId('data-screen')).toBeNull();
+  });
+
+  it('hides the data-screen shortcut while the data screen service is off', async () => {
+    stubServer({
+      overrides: {
+        '/api/index/getUserPowers': () => ({ ...demoPowers(), serviceAuthTags: ['service:logistics'] }),
+      },
+    });
     await openApp();
     await screen.findByTestId('notice-bell');
     expect(screen.queryByTestId('data-screen')).toBeNull();

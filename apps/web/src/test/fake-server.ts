@@ -1,4 +1,10 @@
-import { buildMenuEntries, MENU_TREE, type UserCompany, type UserInfo } from '@coldchain/contract';
+import {
+  buildMenuEntries,
+  MENU_TREE,
+  ServiceAuthTags,
+  type UserCompany,
+  type UserInfo,
+} from '@coldchain/contract';
 import { vi } from 'vitest';
 
 /** A stand-in for the server in component tests: answers by path with an envelope. */
@@ -39,7 +45,11 @@ const allTags = new Set(
 
 export function demoPowers(extraTags: string[] = ['data:view']) {
   const tags = new Set([...allTags, ...extraTags]);
-  return { menus: buildMenuEntries(tags, tags), authTags: [...tags].filter(Boolean), serviceAuthTags: [] };
+  return {
+    menus: buildMenuEntries(tags, tags),
+    authTags: [...tags].filter(Boolean),
+    serviceAuthTags: [...ServiceAuthTags] as string[],
+  };
 }
 
 export interface FakeServerOptions {

@@ -86,6 +86,7 @@ const paymentLabels = {
   reason: { en: 'Reason', cn: '原因' },
   status: { en: 'Status', cn: '状态' },
   kind: { en: 'Type', cn: '类型' },
+  dueDate: { en: 'Due date', cn: '到期日' },
 };
 export const invoicesRouteLabels = {
   '/api/invoice/applyInvoice': invoiceLabels,
@@ -98,6 +99,7 @@ export const invoicesRouteLabels = {
   '/api/order/pageServiceList': paymentLabels,
   '/api/operator/order/rejectOrder': paymentLabels,
   '/api/operator/order/pageOrders': paymentLabels,
+  '/api/operator/order/setDueDate': paymentLabels,
 };
 
 /** The e-mail that carries news of an issued electronic invoice (both languages: the company has none of its own). */

@@ -33,7 +33,8 @@ export type SaveAlarmSettingInput = WithOptionalEscalation<SaveAlarmSettingReque
 type AlarmRule = Omit<SaveAlarmSettingInput, 'id' | 'carrier' | 'targetId'>;
 
 /** Every channel a rule may use, its escalation levels' included (remote-alarm check). */
-const channelsOf = (rule: AlarmRule) => [
+/** Every channel a rule names, its escalation levels' included. */
+export const channelsOf = (rule: AlarmRule) => [
   ...new Set([...rule.channels, ...(rule.escalation ?? []).flatMap((e) => e.channels)]),
 ];
 

@@ -16,11 +16,13 @@ import { visibleDevices } from '../org/access';
 import { exportAlarms } from './alarm-export';
 import {
   batchSaveAlarmSetting,
+  channelsOf,
   deleteAlarmSetting,
   listAlarmSettings,
   saveAlarmSetting,
 } from './alarm-settings.service';
 import { getAlarmDetail, pageAlarms, resolveAlarm } from './alarms.service';
+import { assertChannelServices } from './remote-alarm';
 
 export const alarmRoutes: FastifyPluginAsyncZod = async (app) => {
   const canView = { preHandler: requirePermission('alarm:view') };
@@ -30,14 +32,20 @@ export const alarmRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/deviceAlarmRule/saveAlarmSetting',
     { ...canEdit, schema: { body: SaveAlarmSettingRequest } },
-    async (request) =>
-      ok(await saveAlarmSetting(app.db, actorOf(request), visibleDevices(request.auth), request.body)),
+    async (request) => {
+      assertChannelServices(request.auth.serviceTags, channelsOf(request.body));
+      return ok(await saveAlarmSetting(app.db, actorOf(request), visibleDevices(request.auth), request.body));
+    },
   );
   app.post(
     '/api/deviceAlarmRule/batchSaveAlarmSetting',
     { ...canEdit, schema: { body: BatchSaveAlarmSettingRequest } },
-    async (request) =>
-      ok(await batchSaveAlarmSetting(app.db, actorOf(request), visibleDevices(request.auth), request.body)),
+    async (request) => {
+      assertChannelServices(request.auth.serviceTags, channelsOf(request.body));
+      return ok(
+        await batchSaveAlarmSetting(app.db, actorOf(request), visibleDevices(request.auth), request.body),
+      );
+    },
   );
   app.post(
     '/api/deviceAlarmRule/deleteAlarmSetting',

@@ -1,3 +1,4 @@
+import { ALARM_CHANNEL_SERVICES } from '@coldchain/contract';
 import { inArray } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { AppError } from '../../lib/app-error';
@@ -26,4 +27,14 @@ export async function assertRemoteAlarmAllowed(
     .where(inArray(devices.id, deviceIds));
   const basic = rows.find((d) => TIERS_WITHOUT_REMOTE_ALARM.has(d.version));
   if (basic) throw new AppError('REMOTE_ALARM_UNAVAILABLE', { serial: basic.serial });
+}
+
+/**
+ * Refuses a rule naming a channel whose remote alarm service the company in scope does not have
+ * (issue 17 item 5), with the spec's words for every service that is off.
+ */
+export function assertChannelServices(serviceTags: ReadonlySet<string>, channels: readonly string[]): void {
+  const services = ALARM_CHANNEL_SERVICES as Record<string, string>;
+  if (channels.some((c) => services[c] !== undefined && !serviceTags.has(services[c]!)))
+    throw new AppError('NO_PERMISSION');
 }

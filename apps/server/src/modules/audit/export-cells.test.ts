@@ -1,3 +1,4 @@
+import { ServiceAuthTags } from '@coldchain/contract';
 import { eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
@@ -73,7 +74,7 @@ describe('every export writes hostile text as text', () => {
   const period = { startTime: now - 86_400_000, endTime: now + 3_600_000 };
 
   async function fixture() {
-    const company = await buildCompany(ctx.app.db);
+    const company = await buildCompany(ctx.app.db, { services: [...ServiceAuthTags] });
     await ctx.app.db.update(users).set({ name: HOSTILE.user }).where(eq(users.id, company.admin.id));
     const token = await login(ctx.app, company.admin.account);
     const device = await buildDevice(ctx.app.db, company.id, { name: HOSTILE.device });

@@ -30,7 +30,7 @@ describe('a picture with every alarm', () => {
     // The fixture's company gets the camera service; a new login reads it.
     await ctx.app.db
       .update(companies)
-      .set({ services: ['service:camera'] })
+      .set({ services: ['service:camera', 'service:alarmEmail'] })
       .where(eq(companies.id, f.company.id));
     f.as.token = await login(ctx.app, f.company.admin.account);
     await grantCredit(ctx.app.db, f.company.id, 50);

@@ -1,5 +1,10 @@
 import type { UserCompany, UserPowers } from '@coldchain/contract';
-import { buildMenuEntries, MENU_TREE, OPERATOR_MENU_TREE } from '@coldchain/contract';
+import {
+  buildMenuEntries,
+  DEFAULT_COMPANY_SERVICES,
+  MENU_TREE,
+  OPERATOR_MENU_TREE,
+} from '@coldchain/contract';
 import { eq, sql } from 'drizzle-orm';
 import { type Db, type Queryable, queryRows } from '../../db/client';
 import { plannedOnce } from '../../db/planned-once';
@@ -105,7 +110,7 @@ export async function createCompanyWithAdmin(
       industry: input.industry ?? '',
       region: input.region ?? '',
       address: input.address ?? '',
-      services: input.services ?? [],
+      services: input.services ?? [...DEFAULT_COMPANY_SERVICES],
     })
     .returning({ id: companies.id });
   const { departmentId, roleId } = await setUpCompanyOrganisation(db, company!.id, input.name, userId);

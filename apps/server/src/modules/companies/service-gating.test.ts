@@ -68,6 +68,10 @@ describe('service gating', () => {
       'service:openApi',
       'service:pushDock',
       'service:platformDock',
+      'service:camera',
+      'service:dataBackup',
+      'service:operationReport',
+      'service:dataScreen',
     ]) {
       expect(services, service).toContain(service);
     }

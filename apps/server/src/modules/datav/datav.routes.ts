@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ok } from '../../lib/envelope';
 import { requireCompany, requirePermission } from '../../plugins/auth';
 import { listUserCompanies } from '../companies/companies.service';
+import { requireService } from '../companies/service-gate';
 import { listNotices } from '../notices/notices.service';
 import { screenOverview } from './screen-overview';
 
@@ -12,6 +13,8 @@ import { screenOverview } from './screen-overview';
  */
 export const datavRoutes: FastifyPluginAsyncZod = async (app) => {
   const dataView = requirePermission('data:view');
+  // The dashboards' data is the supplier's data screen service (modules/companies/service-gate.ts).
+  const dataScreen = requireService('service:dataScreen');
 
   /** The dashboard's company switcher: the caller's own memberships, as `/api/index/getUserCompanys`. */
   app.post('/api/datav/getUserCompanys', { preHandler: dataView }, async (request) =>
@@ -21,7 +24,7 @@ export const datavRoutes: FastifyPluginAsyncZod = async (app) => {
   /** The dashboard's whole first paint in one statement (screen-overview.ts). */
   app.post(
     '/api/datav/screenOverview',
-    { preHandler: dataView, schema: { body: ScreenOverviewRequest } },
+    { preHandler: [dataView, dataScreen], schema: { body: ScreenOverviewRequest } },
     async (request) => {
       requireCompany(request.auth);
       return ok(await screenOverview(app.db, request.auth, request.body));

@@ -52,8 +52,8 @@ describe('data screens (/api/datav/*, /api/index/getNotice)', () => {
 
   beforeAll(async () => {
     const db = ctx.app.db;
-    const company = await buildCompany(db, { name: 'Screen Hospital' });
-    const other = await buildCompany(db, { name: 'Other Clinic' });
+    const company = await buildCompany(db, { name: 'Screen Hospital', services: ['service:dataScreen'] });
+    const other = await buildCompany(db, { name: 'Other Clinic', services: ['service:dataScreen'] });
     otherCompanyId = other.id;
     const pharmacy = await buildDepartment(db, company.id, { name: 'Pharmacy' });
     pharmacyId = pharmacy.id;

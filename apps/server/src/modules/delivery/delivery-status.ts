@@ -16,6 +16,8 @@ export const DeliveryStatus = {
   NoRecipient: 'no recipient address',
   NoCredit: 'no credit',
   DailyCap: 'daily cap reached',
+  /** The company's remote alarm service of this channel is off or ended (issue 17 item 5); final. */
+  ServiceOff: 'service off',
 } as const;
 export type DeliveryStatus = (typeof DeliveryStatus)[keyof typeof DeliveryStatus];
 
@@ -29,6 +31,10 @@ export const statusLabels: Record<DeliveryStatus, { en: string; cn: string }> = 
   'not configured': { en: 'Channel not configured', cn: '该通知方式未配置' },
   'no recipient address': { en: 'No recipient address', cn: '接收人无联系地址' },
   'no credit': { en: 'Not sent: no credit', cn: '未发送：余额不足' },
+  'service off': {
+    en: "Not sent: this channel is not among the company's services",
+    cn: '未发送：企业未开通该通知方式',
+  },
   'daily cap reached': {
     en: 'Not sent: daily limit for this number reached',
     cn: '未发送：该号码今日已达上限',

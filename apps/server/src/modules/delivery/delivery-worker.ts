@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { ALARM_CHANNEL_SERVICES } from '@coldchain/contract';
 import { and, countDistinct, eq, gt, gte, inArray, ne, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { type Db, queryRows } from '../../db/client';
 import { alarmNotifications, alarmRecords } from '../alarms/alarms.table';
+import { companies } from '../companies/companies.table';
 import { markWechatNotFollowing } from '../profile/wechat-follow';
 import { users } from '../users/users.table';
 import { type ChannelAdapter, ProviderError, type Recipient } from './channels/channel';
@@ -66,7 +68,24 @@ const FINAL_UNSENT: DeliveryStatus[] = [
   DeliveryStatus.NoRecipient,
   DeliveryStatus.NoCredit,
   DeliveryStatus.DailyCap,
+  DeliveryStatus.ServiceOff,
 ];
+
+/**
+ * Whether the company has the channel's remote alarm service now (issue 17 item 5): switched on
+ * by the supplier and not past its end (`service_expiry`, as modules/auth/session-caller.ts reads it).
+ */
+function channelServiceOn(
+  channel: string,
+  company: { services: string[]; serviceExpiry: Record<string, string> } | null,
+  now: Date,
+): boolean {
+  const service = (ALARM_CHANNEL_SERVICES as Record<string, string>)[channel];
+  if (!service) return true;
+  if (!company?.services.includes(service)) return false;
+  const end = company.serviceExpiry[service];
+  return end === undefined || Date.parse(end) > now.getTime();
+}
 
 /**
  * Delivers the alarm engine's outbox (`alarm_notifications`) as a persistent job queue on the
@@ -279,11 +298,20 @@ export class DeliveryWorker {
         content: alarmRecords.content,
         alarmTime: alarmRecords.alarmTime,
         lateBySeconds: alarmRecords.lateBySeconds,
+        services: companies.services,
+        serviceExpiry: companies.serviceExpiry,
       })
       .from(alarmRecords)
       .innerJoin(users, eq(users.id, row.userId))
+      .leftJoin(companies, eq(companies.id, row.companyId))
       .where(eq(alarmRecords.id, row.alarmId));
     if (!context) return { status: DeliveryStatus.NoRecipient, error: 'user or alarm no longer exists' };
+    // A channel the supplier switched off (or whose service ended) sends nothing and costs nothing.
+    const company = context.services
+      ? { services: context.services, serviceExpiry: context.serviceExpiry ?? {} }
+      : null;
+    if (!channelServiceOn(row.channel, company, this.clock()))
+      return { status: DeliveryStatus.ServiceOff, error: null };
     const recipient: Recipient = {
       userId: row.userId,
       name: context.name,

@@ -67,7 +67,7 @@ describe('job queue across two instances on PostgreSQL', () => {
   });
 
   it("makes one run of a backup task's due occurrence across both instances", async () => {
-    const company = await buildCompany(appA.db, { name: 'Two instances' });
+    const company = await buildCompany(appA.db, { name: 'Two instances', services: ['service:dataBackup'] });
     const token = await login(appA, company.admin.account);
     const saved = await call<{ id: string }>(
       appA,

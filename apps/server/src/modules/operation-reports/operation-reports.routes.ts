@@ -11,6 +11,7 @@ import { ok } from '../../lib/envelope';
 import { idFromWire } from '../../lib/ids';
 import { actorOf, requireCompany, requirePermission } from '../../plugins/auth';
 import { sendDownload } from '../audit/export-file';
+import { requireService } from '../companies/service-gate';
 import type { JobQueue } from '../jobs/job-queue';
 import { runLinkRoute } from '../scheduled-reports/run-link.routes';
 import {
@@ -35,8 +36,10 @@ export const operationReportRoutes: FastifyPluginAsyncZod<{ queue: JobQueue; upl
   app,
   { queue, uploadDir },
 ) => {
-  const canView = { preHandler: requirePermission('report:view') };
-  const canEdit = { preHandler: requirePermission('report:edit') };
+  // The supplier's operation report service gates every call (modules/companies/service-gate.ts).
+  const service = requireService('service:operationReport');
+  const canView = { preHandler: [requirePermission('report:view'), service] };
+  const canEdit = { preHandler: [requirePermission('report:edit'), service] };
 
   app.post(
     '/api/operationReport/saveTask',

@@ -54,7 +54,10 @@ describe('operation report tasks', () => {
 
   beforeAll(async () => {
     const db = ctx.app.db;
-    const company = await buildCompany(db, { name: 'Matrix Hospital' });
+    const company = await buildCompany(db, {
+      name: 'Matrix Hospital',
+      services: ['service:operationReport'],
+    });
     companyId = company.id;
     wardA = await buildDepartment(db, company.id, { name: 'Ward A' });
     wardB = await buildDepartment(db, company.id, { name: 'Ward B' });
@@ -92,7 +95,7 @@ describe('operation report tasks', () => {
     }
     wardAMember = people[0]!;
     wardBMember = people[3]!;
-    const other = await buildCompany(db, { name: 'Other Co' });
+    const other = await buildCompany(db, { name: 'Other Co', services: ['service:operationReport'] });
     tokens.foreign = await login(ctx.app, other.admin.account);
   });
 
@@ -353,7 +356,10 @@ describe('operation reports above REPORT_ATTACH_MAX_BYTES', () => {
   const ctx = useClockedTestApp(clock, { smtpUrl: smtp.url, uploadDir, reportAttachMaxBytes: 1_000 });
 
   it('sends a signed link, which opens the PDF until it expires', async () => {
-    const company = await buildCompany(ctx.app.db, { name: 'Link Co' });
+    const company = await buildCompany(ctx.app.db, {
+      name: 'Link Co',
+      services: ['service:operationReport'],
+    });
     const token = await login(ctx.app, company.admin.account);
     const api = <T>(url: string, body: unknown) =>
       call<T>(ctx.app, `/api/operationReport/${url}`, body, { token });

@@ -11,6 +11,7 @@ import { ok } from '../../lib/envelope';
 import { idFromWire } from '../../lib/ids';
 import { actorOf, requireCompany, requirePermission } from '../../plugins/auth';
 import { sendDownload } from '../audit/export-file';
+import { requireService } from '../companies/service-gate';
 import type { JobQueue } from '../jobs/job-queue';
 import { runLinkRoute } from '../scheduled-reports/run-link.routes';
 import { REPORT_LINK_PATH } from './report-run';
@@ -34,8 +35,10 @@ export const reportTaskRoutes: FastifyPluginAsyncZod<{ queue: JobQueue; uploadDi
   app,
   { queue, uploadDir },
 ) => {
-  const canView = { preHandler: requirePermission('backup:view') };
-  const canEdit = { preHandler: requirePermission('backup:edit') };
+  // The supplier's data backup service gates every call (modules/companies/service-gate.ts).
+  const service = requireService('service:dataBackup');
+  const canView = { preHandler: [requirePermission('backup:view'), service] };
+  const canEdit = { preHandler: [requirePermission('backup:edit'), service] };
 
   app.post('/api/report/saveTask', { ...canEdit, schema: { body: SaveReportTaskRequest } }, async (request) =>
     ok(

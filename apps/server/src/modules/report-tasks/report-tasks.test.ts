@@ -44,12 +44,12 @@ describe('data report backup tasks', () => {
   let companyId: number;
 
   beforeAll(async () => {
-    const company = await buildCompany(ctx.app.db, { name: 'Backup Co' });
+    const company = await buildCompany(ctx.app.db, { name: 'Backup Co', services: ['service:dataBackup'] });
     companyId = company.id;
     adminEmail = company.admin.account;
     token = await login(ctx.app, company.admin.account);
     device = await buildDevice(ctx.app.db, company.id, { name: 'Vaccine fridge' });
-    const other = await buildCompany(ctx.app.db);
+    const other = await buildCompany(ctx.app.db, { services: ['service:dataBackup'] });
     foreignDeviceId = (await buildDevice(ctx.app.db, other.id)).id;
   });
   afterAll(async () => {

@@ -53,6 +53,7 @@ const DELIVERY_COLORS: Record<string, string> = {
   'no recipient address': 'warning',
   'no credit': 'error',
   'daily cap reached': 'warning',
+  'service off': 'default',
 };
 
 /** States in which the server still accepts a resolution (docs/API.md). */

@@ -1,5 +1,7 @@
 import {
   ALARM_BATCH_MAX_CHANNEL,
+  ALARM_CHANNEL_SERVICES,
+  type AlarmChannel,
   AlarmChannels,
   type AlarmSettingView,
   AlarmTypes,
@@ -23,7 +25,7 @@ import {
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { sensorName } from '../../../components/labels';
-import { useUserInfo } from '../../../session/queries';
+import { usePowers, useUserInfo } from '../../../session/queries';
 import { useBatchSaveAlarmSetting, useMemberOptions, useSaveAlarmSetting } from '../queries';
 import {
   defaultValues,
@@ -78,6 +80,12 @@ export function SettingModal({
   const timeSlot = Form.useWatch('timeSlot', form);
   const notifierIds = Form.useWatch('notifierIds', form) ?? [];
   const escalateAfter = Form.useWatch('escalateAfterSeconds', form);
+  const chosenChannels: AlarmChannel[] = [
+    ...(Form.useWatch('channels', form) ?? []),
+    ...(Form.useWatch('level2Channels', form) ?? []),
+    ...(Form.useWatch('level3Channels', form) ?? []),
+  ];
+  const channelOptions = useChannelOptions(chosenChannels);
   const [periodsError, setPeriodsError] = useState<string | null>(null);
 
   useEffect(() => {
@@ -335,10 +343,7 @@ export function SettingModal({
           />
         </Form.Item>
         <Form.Item name="channels" label={t('alarms.setting.channels')}>
-          <Checkbox.Group
-            data-testid="setting-channels"
-            options={AlarmChannels.map((c) => ({ value: c, label: t(`alarms.setting.channel.${c}`) }))}
-          />
+          <Checkbox.Group data-testid="setting-channels" options={channelOptions} />
         </Form.Item>
         <Form.Item name="notifierIds" label={t('alarms.setting.notifiers')}>
           <Select
@@ -370,13 +375,7 @@ export function SettingModal({
                   name={`level${level}Channels`}
                   label={t('alarms.setting.levelChannels', { level })}
                 >
-                  <Checkbox.Group
-                    data-testid={`setting-level-${level}-channels`}
-                    options={AlarmChannels.map((c) => ({
-                      value: c,
-                      label: t(`alarms.setting.channel.${c}`),
-                    }))}
-                  />
+                  <Checkbox.Group data-testid={`setting-level-${level}-channels`} options={channelOptions} />
                 </Form.Item>
               </Col>
             </Row>
@@ -391,5 +390,23 @@ export function SettingModal({
         )}
       </Form>
     </Modal>
+  );
+}
+
+/**
+ * The channels a rule may take: those whose remote alarm service the company has (issue 17 item
+ * 5). A channel already chosen whose service is off stays listed, marked, so it can be taken away.
+ */
+function useChannelOptions(chosen: AlarmChannel[]) {
+  const { t } = useTranslation();
+  const { data: powers } = usePowers();
+  const services = new Set(powers?.serviceAuthTags ?? []);
+  return AlarmChannels.filter((c) => services.has(ALARM_CHANNEL_SERVICES[c]) || chosen.includes(c)).map(
+    (c) => ({
+      value: c,
+      label: services.has(ALARM_CHANNEL_SERVICES[c])
+        ? t(`alarms.setting.channel.${c}`)
+        : t('alarms.setting.channelOff', { channel: t(`alarms.setting.channel.${c}`) }),
+    }),
   );
 }

@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import i18n from '../../../i18n';
-import { stubServer } from '../../../test/fake-server';
+import { demoPowers, stubServer } from '../../../test/fake-server';
 import { renderApp, resetBrowserState } from '../../../test/render-app';
 import { device, sensor } from '../../devices/test-fixtures';
 import { alarmSetting } from '../test-fixtures';
@@ -120,11 +120,14 @@ describe('alarm setting page', () => {
     vi.unstubAllGlobals();
   });
 
-  function serve(initial = [alarmSetting()]) {
+  function serve(initial = [alarmSetting()], serviceAuthTags?: string[]) {
     let settings = initial;
     const server = stubServer({
       user: { id: '7' },
       overrides: {
+        ...(serviceAuthTags
+          ? { '/api/index/getUserPowers': () => ({ ...demoPowers(), serviceAuthTags }) }
+          : {}),
         '/api/device/pageDevices': () => ({ list: [monitor], total: 1, pageNum: 1, pageSize: 50 }),
         '/api/device/deviceDetail': () => monitor,
         '/api/deviceAlarmRule/alarmList': () => ({
@@ -220,6 +223,24 @@ describe('alarm setting page', () => {
       notifierIds: ['7'],
     });
     expect(await screen.findByTestId('setting-row-6')).toBeInTheDocument();
+  });
+
+  it('offers only the channels among the company services, and lists a chosen one that is off to take away', async () => {
+    // SMS is off for the company; the setting being edited still names it.
+    serve(
+      [alarmSetting({ channels: ['email', 'sms'] })],
+      ['service:alarmEmail', 'service:alarmCall', 'service:alarmWechat', 'service:alarmWhatsapp'],
+    );
+    renderApp(PAGE);
+    await pickMonitor();
+    await userEvent.click(screen.getByTestId('setting-add'));
+    const channels = await screen.findByTestId('setting-channels');
+    expect(within(channels).getByText('E-mail')).toBeInTheDocument();
+    expect(within(channels).queryByText(/SMS/)).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    await userEvent.click(within(screen.getByTestId('setting-row-5')).getByTestId('setting-edit'));
+    const editing = await screen.findByTestId('setting-channels');
+    await waitFor(() => expect(within(editing).getByText('SMS (not in your services)')).toBeInTheDocument());
   });
 
   it('edits and deletes a setting', async () => {
