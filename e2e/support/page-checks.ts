@@ -115,6 +115,11 @@ export interface AxeViolation {
 export async function seriousA11yFaults(page: Page): Promise<AxeViolation[]> {
   const loaded = await page.evaluate(() => 'axe' in window);
   if (!loaded) await page.evaluate(AXE_SOURCE);
+  // The pointer may rest on what the test last clicked (a failed CI run measured an export button
+  // in its hover colour, its tooltip open): move it to the logo's corner, let antd's leave delay
+  // (0.1 s) pass so the hover state and tooltip start closing, then wait for the motion to end.
+  await page.mouse.move(0, 0);
+  await page.waitForTimeout(250);
   await motionSettled(page);
   return page.evaluate(async () => {
     type Result = {

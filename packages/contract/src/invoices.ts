@@ -82,6 +82,8 @@ export interface InvoiceOrderView {
   orderNo: string;
   kind: string;
   amount: number;
+  /** The late fee paid with the order (RM); the invoice's amount includes it. */
+  lateFee: number;
 }
 
 export interface InvoiceView {
@@ -125,5 +127,7 @@ export interface InvoiceableOrderView {
   orderNo: string;
   kind: string;
   amount: number;
+  /** The late fee paid with the order (RM); an invoice covers amount plus late fee. */
+  lateFee: number;
   createTime: number;
 }

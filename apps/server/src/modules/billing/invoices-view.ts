@@ -7,6 +7,7 @@ import { users } from '../users/users.table';
 import { invoiceApplications, invoiceOrders } from './invoices.table';
 import { orderNumber } from './orders.service';
 import { orders } from './orders.table';
+import { orderPayments } from './payments.table';
 import { centsToRm } from './prices';
 
 const a = invoiceApplications;
@@ -25,7 +26,8 @@ export const INVOICE_ROW = sql`json_build_object(
   'departmentName', (select d.name from ${departments} d where d.id = ${a.departmentId}),
   'companyName', (select c.name from ${companies} c where c.id = ${a.companyId}),
   'orders', (select coalesce(json_agg(json_build_object('id', o.id, 'kind', o.kind,
-               'amountCents', o.amount_cents, 'createdAt', floor(extract(epoch from o.created_at) * 1000)::bigint)
+               'amountCents', o.amount_cents, 'createdAt', floor(extract(epoch from o.created_at) * 1000)::bigint,
+               'lateFeeCents', coalesce((select p.late_fee_cents from ${orderPayments} p where p.order_id = o.id), 0))
                order by o.id), '[]'::json)
              from ${invoiceOrders} io join ${orders} o on o.id = io.order_id where io.invoice_id = ${a.id})
 )`;
@@ -55,7 +57,13 @@ export interface InvoiceRowJson {
   applicantName: string | null;
   departmentName: string | null;
   companyName: string | null;
-  orders: { id: number | string; kind: string; amountCents: number; createdAt: number | string }[];
+  orders: {
+    id: number | string;
+    kind: string;
+    amountCents: number;
+    createdAt: number | string;
+    lateFeeCents: number | string;
+  }[];
 }
 
 export function presentInvoice(raw: InvoiceRowJson): InvoiceView {
@@ -88,6 +96,7 @@ export function presentInvoice(raw: InvoiceRowJson): InvoiceView {
       orderNo: orderNumber({ id: Number(o.id), createdAt: new Date(Number(o.createdAt)) }),
       kind: o.kind,
       amount: centsToRm(o.amountCents),
+      lateFee: centsToRm(Number(o.lateFeeCents)),
     })),
   };
 }

@@ -22,6 +22,7 @@ import { INVOICE_ROW, type InvoiceRowJson, presentInvoice } from './invoices-vie
 import { orderNumber, visibleOrders } from './orders.service';
 import { orders } from './orders.table';
 import { assertStoredImage } from './payments.service';
+import { orderPayments } from './payments.table';
 import { centsToRm } from './prices';
 
 /** No live application holds the order (in progress or issued). */
@@ -41,19 +42,23 @@ function visibleInvoices(auth: Auth): ReturnType<typeof and> {
   );
 }
 
+/** The late fee paid with an order (payments.table.ts `late_fee_cents`), 0 without a payment row. */
+const paidLateFee = sql<number>`coalesce((select p.late_fee_cents from ${orderPayments} p where p.order_id = ${orders.id}), 0)`;
+
 /** `/api/invoice/invoiceableOrders`: paid orders of the caller's that no live application holds. */
 export async function invoiceableOrders(db: Queryable, auth: Auth): Promise<InvoiceableOrderView[]> {
   const rows = await db
-    .select()
+    .select({ order: orders, lateFeeCents: paidLateFee })
     .from(orders)
     .where(and(visibleOrders(auth), eq(orders.status, OrderStatus.Approved), notOnLiveInvoice))
     .orderBy(orders.createdAt, orders.id)
     .limit(500);
-  return rows.map((r) => ({
+  return rows.map(({ order: r, lateFeeCents }) => ({
     id: idToWire(r.id),
     orderNo: orderNumber(r),
     kind: r.kind,
     amount: centsToRm(r.amountCents),
+    lateFee: centsToRm(Number(lateFeeCents)),
     createTime: r.createdAt.getTime(),
   }));
 }
@@ -75,7 +80,7 @@ export async function applyInvoice(
   const ids = [...new Set(input.orderIds.map((w) => idFromWire(w) ?? 0))];
   return db.transaction(async (tx) => {
     const rows = await tx
-      .select({ order: orders, free: sql<boolean>`${notOnLiveInvoice}` })
+      .select({ order: orders, free: sql<boolean>`${notOnLiveInvoice}`, lateFeeCents: paidLateFee })
       .from(orders)
       .where(and(inArray(orders.id, ids), visibleOrders(auth)))
       .orderBy(orders.id)
@@ -84,7 +89,8 @@ export async function applyInvoice(
     const unavailable = rows.find((r) => r.order.status !== OrderStatus.Approved || !r.free);
     if (unavailable)
       throw new AppError('INVOICE_ORDER_UNAVAILABLE', { orderNo: orderNumber(unavailable.order) });
-    const amountCents = rows.reduce((sum, r) => sum + r.order.amountCents, 0);
+    // What was paid: each order's amount and the late fee paid with it.
+    const amountCents = rows.reduce((sum, r) => sum + r.order.amountCents + Number(r.lateFeeCents), 0);
     if (amountCents < MIN_INVOICE_SEN) throw new AppError('INVOICE_MINIMUM');
     const [created] = await tx
       .insert(invoiceApplications)

@@ -26,7 +26,7 @@ export const ORDER_ROW = sql`json_build_object(
   'createdByName', (select u.name from ${users} u where u.id = ${orders.createdBy}),
   'companyName', (select c.name from ${companies} c where c.id = ${orders.companyId}),
   'payment', (select json_build_object('method', p.method, 'proofImage', p.proof_image,
-                'dueDate', p.due_date, 'rejectReason', p.reject_reason)
+                'dueDate', p.due_date, 'rejectReason', p.reject_reason, 'lateFeeCents', p.late_fee_cents)
               from ${orderPayments} p where p.order_id = ${orders.id}),
   'credits', (select cp.credits from ${creditPurchases} cp where cp.order_id = ${orders.id}),
   'invoiceStatus', coalesce((select a.status from ${invoiceOrders} io
@@ -54,6 +54,7 @@ export interface OrderRowJson {
     proofImage: string | null;
     dueDate: string | null;
     rejectReason: string | null;
+    lateFeeCents: number | string;
   } | null;
   credits: number | null;
   invoiceStatus: number;
@@ -81,9 +82,14 @@ export function presentOrderRow(raw: OrderRowJson, now = Date.now()): OrderView 
     raw.createdByName ?? '',
   );
   const dueDate = raw.payment?.dueDate ?? null;
-  // Late fees run on what is still unpaid: a pending order past its due date (late-fee.ts).
+  // Late fees run on what is still unpaid: a pending order past its due date (late-fee.ts). A paid
+  // order shows the late fee paid with it (fixed when the company paid, payments.service.ts).
   const lateFee =
-    dueDate && raw.status === 1 ? Number(lateFeeOn(raw.amountCents, dueDate, utcDay(now)).lateFeeCents) : 0;
+    raw.status === 1
+      ? dueDate
+        ? Number(lateFeeOn(raw.amountCents, dueDate, utcDay(now)).lateFeeCents)
+        : 0
+      : Number(raw.payment?.lateFeeCents ?? 0);
   return {
     ...view,
     paymentMethod: (raw.payment?.method as OrderView['paymentMethod'] | null) ?? 'approval',

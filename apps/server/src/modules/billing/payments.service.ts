@@ -17,6 +17,7 @@ import { idFromWire } from '../../lib/ids';
 import type { Auth } from '../../plugins/auth';
 import { type Actor, recordAudit } from '../audit/audit.service';
 import { checkUpload, readUpload } from '../files/file-store';
+import { lateFeeOn, utcDay } from './late-fee';
 import { orderNumber, visibleOrders } from './orders.service';
 import { orders } from './orders.table';
 import {
@@ -97,6 +98,21 @@ export async function buyCredits(
 }
 
 /** The caller's pending order, locked; anything else is refused in the caller's words. */
+/** The late fee a pending order owes on `now`'s UTC day: 0 without a due date or before it passes. */
+async function lateFeeDue(
+  tx: Queryable,
+  row: { id: number; amountCents: number },
+  now: Date,
+): Promise<number> {
+  const [payment] = await tx
+    .select({ dueDate: orderPayments.dueDate })
+    .from(orderPayments)
+    .where(eq(orderPayments.orderId, row.id));
+  return payment?.dueDate
+    ? Number(lateFeeOn(row.amountCents, payment.dueDate, utcDay(now.getTime())).lateFeeCents)
+    : 0;
+}
+
 async function pendingOrder(tx: Queryable, auth: Auth, wireId: string) {
   const id = idFromWire(wireId);
   const [row] = id
@@ -126,7 +142,10 @@ export async function payByTransfer(
   await assertStoredImage(uploadDir, input.proofImage, language);
   return db.transaction(async (tx) => {
     const row = await pendingOrder(tx, auth, input.id);
-    const values = { method: 'transfer', proofImage: input.proofImage, updatedAt: new Date() };
+    const now = new Date();
+    // The transfer pays the amount and the late fee due on the day the proof is sent.
+    const lateFeeCents = await lateFeeDue(tx, row, now);
+    const values = { method: 'transfer', proofImage: input.proofImage, lateFeeCents, updatedAt: now };
     await tx
       .insert(orderPayments)
       .values({ orderId: row.id, companyId: row.companyId, ...values })
@@ -135,7 +154,7 @@ export async function payByTransfer(
       action: 'order.payByTransfer',
       targetType: 'order',
       targetId: row.id,
-      after: { proofImage: input.proofImage },
+      after: { proofImage: input.proofImage, lateFeeCents },
     });
     return { id: String(row.id) };
   });
@@ -161,14 +180,19 @@ export async function payOnline(
   wireId: string,
 ): Promise<PayOnlineView> {
   if (!onlinePaymentOn(config)) throw new AppError('PAYMENT_ONLINE_OFF');
-  const row = await db.transaction((tx) => pendingOrder(tx, auth, wireId));
+  const now = new Date();
+  const { row, lateFeeCents } = await db.transaction(async (tx) => {
+    const row = await pendingOrder(tx, auth, wireId);
+    return { row, lateFeeCents: await lateFeeDue(tx, row, now) };
+  });
   const orderNo = orderNumber(row);
   let session: { id: string; url: string };
   try {
     session = await createCheckoutSession(config, {
       orderId: row.id,
       orderNo,
-      amountCents: row.amountCents,
+      // What the company pays online: the amount and the late fee due today.
+      amountCents: row.amountCents + lateFeeCents,
       description: `Order ${orderNo}`,
     });
   } catch (error) {
@@ -176,7 +200,7 @@ export async function payOnline(
     throw error;
   }
   await db.transaction(async (tx) => {
-    const values = { method: 'online', checkoutSessionId: session.id, updatedAt: new Date() };
+    const values = { method: 'online', checkoutSessionId: session.id, lateFeeCents, updatedAt: new Date() };
     await tx
       .insert(orderPayments)
       .values({ orderId: row.id, companyId: row.companyId, ...values })

@@ -24,6 +24,11 @@ export const orderPayments = pgTable(
     paidAt: timestamp('paid_at', { withTimezone: true }),
     /** UTC day the payment is due (late fees, late-fee.ts); null = no due date. */
     dueDate: date('due_date', { mode: 'string' }),
+    /**
+     * The late fee the company pays with the order, fixed when it pays (transfer proof sent, or
+     * checkout opened: the amount charged), so the approved order and its invoice carry it.
+     */
+    lateFeeCents: bigint('late_fee_cents', { mode: 'number' }).notNull().default(0),
     rejectReason: text('reject_reason'),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

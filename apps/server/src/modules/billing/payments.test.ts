@@ -350,6 +350,63 @@ describe('orders list and payment', () => {
     ).not.toBe(200);
   });
 
+  it('charges the late fee due when the company pays, keeps it on the paid order, and invoices it', async () => {
+    const c = await company();
+    // RM1,000 of credits, due ten days ago: 1000 x 5/10000 x 10 = RM5.00 late.
+    const { id } = (
+      await call<{ id: string }>(ctx.app, '/api/order/buyCredits', { credits: 10_000 }, { token: c.token })
+    ).body.data;
+    const due = new Date(Date.now() - 10 * 86_400_000).toISOString().slice(0, 10);
+    await ctx.app.db.insert(orderPayments).values({ orderId: Number(id), companyId: c.id, dueDate: due });
+    const pay = await call<{ url: string }>(ctx.app, '/api/order/payOnline', { id }, { token: c.token });
+    expect(pay.body.msgCode).toBe(200);
+    expect(seen.at(-1)!.form.get('line_items[0][price_data][unit_amount]')).toBe('100500');
+    const sessionId = pay.body.data.url.split('/').at(-1)!;
+    // The principal alone does not pay a checkout that charged the late fee too.
+    expect((await deliver(event(sessionId, id, 100_000))).json().data).toMatchObject({ outcome: 'mismatch' });
+    expect((await deliver(event(sessionId, id, 100_500))).json().data).toMatchObject({ outcome: 'paid' });
+    // Paid: the order shows the late fee paid with it, and an invoice covers both.
+    expect((await list(c.token)).list.find((o) => o.id === id)).toMatchObject({
+      status: OrderStatus.Approved,
+      amount: 1000,
+      lateFee: 5,
+    });
+    const invoiceable = await call<{ id: string; amount: number; lateFee: number }[]>(
+      ctx.app,
+      '/api/invoice/invoiceableOrders',
+      {},
+      { token: c.token },
+    );
+    expect(invoiceable.body.data.find((o) => o.id === id)).toMatchObject({ amount: 1000, lateFee: 5 });
+    const applied = await call<{ id: string }>(
+      ctx.app,
+      '/api/invoice/applyInvoice',
+      { orderIds: [id], type: 'electronic', title: 'Acme Cold', email: 'finance@acme.test' },
+      { token: c.token },
+    );
+    expect(applied.body.msgCode).toBe(200);
+    const invoices = await call<Page<{ amount: number; orders: { lateFee: number }[] }>>(
+      ctx.app,
+      '/api/invoice/pageInvoices',
+      { pageNum: 1, pageSize: 10 },
+      { token: c.token },
+    );
+    expect(invoices.body.data.list[0]).toMatchObject({ amount: 1005, orders: [{ lateFee: 5 }] });
+
+    // A bank transfer fixes the late fee on the day the proof is sent.
+    const second = (
+      await call<{ id: string }>(ctx.app, '/api/order/buyCredits', { credits: 10_000 }, { token: c.token })
+    ).body.data.id;
+    await ctx.app.db.insert(orderPayments).values({ orderId: Number(second), companyId: c.id, dueDate: due });
+    const proof = await storeFile(uploadDir, 'png');
+    await call(ctx.app, '/api/order/payByTransfer', { id: second, proofImage: proof }, { token: c.token });
+    const [stored] = await ctx.app.db
+      .select()
+      .from(orderPayments)
+      .where(eq(orderPayments.orderId, Number(second)));
+    expect(stored?.lateFeeCents).toBe(500);
+  });
+
   it('cancels a pending order only, and refuses paying a cancelled one', async () => {
     const c = await company();
     const { id } = (

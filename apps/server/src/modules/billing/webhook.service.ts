@@ -1,5 +1,5 @@
 import { OrderStatus } from '@coldchain/contract';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { approveOrder, OrderDecisionError } from './order-decisions';
 import { orders } from './orders.table';
@@ -44,7 +44,12 @@ export async function handleCheckoutEvent(
   }
   if (session?.payment_status !== 'paid' || typeof session.id !== 'string') return 'ignored';
   const [payment] = await db
-    .select({ orderId: orderPayments.orderId, amountCents: orders.amountCents, status: orders.status })
+    .select({
+      orderId: orderPayments.orderId,
+      // What the checkout charged: the amount and the late fee fixed when it was opened.
+      amountCents: sql<number>`${orders.amountCents} + ${orderPayments.lateFeeCents}`.mapWith(Number),
+      status: orders.status,
+    })
     .from(orderPayments)
     .innerJoin(orders, eq(orders.id, orderPayments.orderId))
     .where(eq(orderPayments.checkoutSessionId, session.id));

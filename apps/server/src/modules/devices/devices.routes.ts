@@ -17,7 +17,7 @@ import { idFromWire, idToWire } from '../../lib/ids';
 import { type Auth, actorOf, requirePermission } from '../../plugins/auth';
 import { sendDownload } from '../audit/export-file';
 import { trackExport } from '../export-progress/export-progress.service';
-import { assertGroupFitsDevice } from '../groups/groups.service';
+import { assertGroupFitsDevice, rootDepartmentId } from '../groups/groups.service';
 import { assertDepartmentInScope, editableDevices, visibleDevices } from '../org/access';
 import { authorizeExport, signerOf } from '../signature/signature.service';
 import { getHistoryData } from '../telemetry/history.service';
@@ -55,10 +55,12 @@ export const deviceRoutes: FastifyPluginAsyncZod<{ mktActivationEnergyKj: number
   app.post('/api/device/addDevice', { ...canEdit, schema: { body: AddDeviceRequest } }, async (request) => {
     const { auth } = request;
     await assertDepartmentInScope(app.db, auth, request.body.departmentId);
-    // Without a department, a device goes to the caller's own one, so that they can still see it.
-    const departmentId =
-      request.body.departmentId ||
-      (auth.scopePath !== null && auth.departmentId ? idToWire(auth.departmentId) : undefined);
+    // Without a department, a device goes to the caller's own one, so that they can still see it,
+    // or, for a caller who sees the whole company, to the top department: every device added is
+    // held by a department, and the departments' counts add up to the home page's total.
+    const ownDepartment =
+      auth.scopePath !== null ? auth.departmentId : await rootDepartmentId(app.db, auth.companyId!);
+    const departmentId = request.body.departmentId || (ownDepartment ? idToWire(ownDepartment) : undefined);
     const groupId = idFromWire(request.body.groupId);
     if (groupId) await assertGroupFitsDevice(app.db, auth.companyId!, groupId, idFromWire(departmentId));
     return ok(await addDevice(app.db, actorOf(request), { ...request.body, departmentId }));

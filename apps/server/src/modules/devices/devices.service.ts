@@ -7,6 +7,7 @@ import { idFromWire, idToWire } from '../../lib/ids';
 import { hashToken, newToken } from '../../lib/tokens';
 import { addDefaultAbnormalSetting } from '../alarms/alarm-default-settings';
 import { type Actor, recordAudit } from '../audit/audit.service';
+import { rootDepartmentId } from '../groups/groups.service';
 import { deviceInventory } from '../inventory/inventory.table';
 import { alarmingSensorIds, channelState } from './channel-state';
 import { devices, sensors } from './devices.table';
@@ -103,7 +104,8 @@ export async function addDevice(db: Db, actor: Actor, input: AddDeviceRequest) {
         name: input.name,
         model: stock.model,
         version: stock.version,
-        departmentId: idFromWire(input.departmentId),
+        // No department given: the top one, so that every device is held by a department.
+        departmentId: idFromWire(input.departmentId) ?? (await rootDepartmentId(tx, companyId)),
         groupId: idFromWire(input.groupId),
         keyHash: hashToken(deviceKey),
         expireTime,

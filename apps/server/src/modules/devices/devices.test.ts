@@ -11,6 +11,7 @@ import {
   login,
 } from '../../test/factories';
 import { seedDemo } from '../demo/demo-seed';
+import { rootDepartmentId } from '../groups/groups.service';
 import { devicePermissions } from '../org/org.table';
 
 describe('monitors', () => {
@@ -46,6 +47,9 @@ describe('monitors', () => {
       [2, 'humidity', '%RH'],
     ]);
     expect(JSON.stringify(detail.body.data)).not.toContain(added.body.data.deviceKey);
+    // Added by someone who sees the whole company, without a department: filed in the top one.
+    const root = await rootDepartmentId(ctx.app.db, company.id);
+    expect(detail.body.data.departmentId).toBe(String(root));
     expect(detail.body.data.expireTime).toBeGreaterThan(Date.now() + 360 * 86_400_000);
 
     const again = await call(

@@ -23,7 +23,7 @@ export function ApplyInvoiceModal({ open, onClose }: { open: boolean; onClose: (
   // Sen, so the sum is exact whatever the number of orders.
   const sumSen = (orders.data ?? [])
     .filter((o) => picked.includes(o.id))
-    .reduce((sum, o) => sum + Math.round(o.amount * 100), 0);
+    .reduce((sum, o) => sum + Math.round(o.amount * 100) + Math.round((o.lateFee ?? 0) * 100), 0);
   const tooSmall = picked.length > 0 && sumSen < MIN_INVOICE_SEN;
   return (
     <Modal
@@ -63,6 +63,7 @@ export function ApplyInvoiceModal({ open, onClose }: { open: boolean; onClose: (
                 {(orders.data ?? []).map((o) => (
                   <Checkbox key={o.id} value={o.id} data-testid={`invoice-order-${o.id}`}>
                     {o.orderNo} · {t(`billing.kind.${o.kind}`)} · {formatAmount(o.amount)}
+                    {o.lateFee ? ` + ${t('invoices.orders.lateFee')} ${formatAmount(o.lateFee)}` : ''}
                   </Checkbox>
                 ))}
               </Flexible>

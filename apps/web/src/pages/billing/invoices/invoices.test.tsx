@@ -33,12 +33,13 @@ const invoice: InvoiceView = {
   departmentName: 'Pharmacy',
   createTime: T,
   decideTime: T,
-  orders: [{ id: '11', orderNo: 'CC20260601000011', kind: 'credits', amount: 250.5 }],
+  orders: [{ id: '11', orderNo: 'CC20260601000011', kind: 'credits', amount: 250.5, lateFee: 0 }],
 };
 const rejected: InvoiceView = { ...invoice, id: '6', status: 3, hasPdf: false, rejectReason: 'Wrong title' };
 const invoiceable: InvoiceableOrderView[] = [
-  { id: '21', orderNo: 'CC20260601000021', kind: 'credits', amount: 150, createTime: T },
-  { id: '22', orderNo: 'CC20260601000022', kind: 'renewal', amount: 60, createTime: T },
+  { id: '21', orderNo: 'CC20260601000021', kind: 'credits', amount: 150, lateFee: 0, createTime: T },
+  // Paid late: the invoice covers the late fee paid with it.
+  { id: '22', orderNo: 'CC20260601000022', kind: 'renewal', amount: 60, lateFee: 0.3, createTime: T },
 ];
 
 function serve() {
@@ -95,8 +96,9 @@ describe('invoice management', () => {
     await userEvent.click(await screen.findByTestId('invoice-order-21'));
     expect(screen.getByTestId('invoice-sum')).toHaveTextContent('RM 150.00');
     expect(screen.getByTestId('invoice-minimum')).toHaveTextContent('Minimum invoice amount RM200');
+    expect(screen.getByText(/CC20260601000022 .* \+ Late fee RM 0.30/)).toBeInTheDocument();
     await userEvent.click(screen.getByTestId('invoice-order-22'));
-    expect(screen.getByTestId('invoice-sum')).toHaveTextContent('RM 210.00');
+    expect(screen.getByTestId('invoice-sum')).toHaveTextContent('RM 210.30');
     expect(screen.queryByTestId('invoice-minimum')).toBeNull();
     await userEvent.type(screen.getByTestId('invoice-title'), 'Acme Sdn Bhd');
     await userEvent.type(screen.getByTestId('invoice-email'), 'finance@acme.test');

@@ -39,7 +39,7 @@ const application: OperatorInvoiceView = {
   departmentName: '',
   createTime: T,
   decideTime: null,
-  orders: [{ id: '11', orderNo: 'CC20260601000011', kind: 'credits', amount: 250 }],
+  orders: [{ id: '11', orderNo: 'CC20260601000011', kind: 'credits', amount: 250, lateFee: 0 }],
   companyId: 'c1',
   companyName: 'Acme Cold',
   pdfFile: null,

@@ -1,0 +1,1 @@
+ALTER TABLE "order_payments" ADD COLUMN "late_fee_cents" bigint DEFAULT 0 NOT NULL;
