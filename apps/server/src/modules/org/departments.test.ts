@@ -13,6 +13,7 @@ import {
 } from '../../test/factories';
 import { auditLog } from '../audit/audit.table';
 import { companies, companyMembers } from '../companies/companies.table';
+import { devices } from '../devices/devices.table';
 import { insertAdminRole } from './company-setup';
 import { departments, roles } from './org.table';
 
@@ -110,7 +111,12 @@ describe('departments', () => {
       await buildDevice(db, company.id, { departmentId: sub });
       await buildDevice(db, company.id, { departmentId: sub });
       await buildDevice(db, company.id, { departmentId: top });
-      await buildDevice(db, company.id);
+      // Filed in no department (devices added before addDevice filed them in the top department).
+      const unfiled = await buildDevice(db, company.id);
+      await db
+        .update(devices)
+        .set({ departmentId: null })
+        .where(eq(devices.id, Number(unfiled.id)));
       // Another company's devices, filed and unfiled, count nowhere here.
       await buildDevice(db, f.foreignCompanyId);
       await buildDevice(db, f.foreignCompanyId, { departmentId: f.foreignDept });
