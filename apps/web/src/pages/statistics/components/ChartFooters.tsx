@@ -1,6 +1,7 @@
 import type { Statistics } from '@coldchain/contract';
-import { Table, Typography } from 'antd';
+import { Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { DataTable } from '../../../components/DataTable';
 import { departmentLabel, formatMinutes } from '../chart-options';
 
 const percent = (ratio: number | null) => (ratio === null ? '-' : `${Math.round(ratio * 1000) / 10}%`);
@@ -46,11 +47,11 @@ export function AvailabilityFooter({ statistics }: { statistics: Statistics }) {
         {t('statistics.chart.availabilityHint')}
       </Typography.Paragraph>
       {a.worst.length > 0 && (
-        <Table
+        // DataTable: when it scrolls sideways, the region is a tab stop (axe: scrollable-region-focusable).
+        <DataTable
           size="small"
           rowKey="deviceId"
           pagination={false}
-          scroll={{ x: 'max-content' }}
           title={() => t('statistics.chart.worstDevices')}
           dataSource={a.worst}
           data-testid="statistics-worst-devices"
