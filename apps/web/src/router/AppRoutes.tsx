@@ -75,7 +75,7 @@ const SCREENS_WITHOUT_USER = new Set([
 
 /**
  * Routes built from the server's menus: pages (shown or hidden) render their screen, directories
- * redirect to their first page. Pages without a screen yet render coming-soon (page-registry).
+ * redirect to their first page. A name without a screen renders "not found" (page-registry).
  */
 export function permissionRoutes(menus: MenuEntry[]): ReactElement[] {
   return flattenMenus(menus)
@@ -86,11 +86,7 @@ export function permissionRoutes(menus: MenuEntry[]): ReactElement[] {
           <Route key={entry.id} path={entry.url} element={<Navigate to={entry.redirect} replace />} />
         ) : null
       ) : (
-        <Route
-          key={entry.id}
-          path={entry.url}
-          element={<PageFor name={entry.name} titleKey={entry.title} />}
-        />
+        <Route key={entry.id} path={entry.url} element={<PageFor name={entry.name} />} />
       ),
     )
     .filter((route): route is ReactElement => route !== null);

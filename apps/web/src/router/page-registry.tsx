@@ -1,9 +1,7 @@
 import type { ComponentType } from 'react';
 import { Loading, lazyScreen } from './lazy-screen';
 
-const ComingSoonPage = lazyScreen(() =>
-  import('../pages/coming-soon').then((module) => ({ default: module.ComingSoonPage })),
-);
+const NotFoundPage = lazyScreen(() => import('../pages/not-found'));
 
 /**
  * Route name (spec section 2) -> screen. Pages load on first visit, so ECharts and the other
@@ -75,8 +73,17 @@ const PAGES: Record<string, ComponentType> = {
   operatorFeedback: lazyScreen(() => import('../pages/operator/feedback')),
 };
 
-/** The screen of a menu entry, or the coming-soon page while its issue is open. */
-export function PageFor({ name, titleKey }: { name: string; titleKey: string }) {
-  const Page = PAGES[name];
-  return <Loading>{Page ? <Page /> : <ComingSoonPage titleKey={titleKey} />}</Loading>;
+/** Whether a menu entry has its screen (routes.test.tsx checks every entry of both menu trees). */
+export function hasScreen(name: string): boolean {
+  return name in PAGES;
+}
+
+/** The screen of a menu entry; a name no screen answers to (a newer server's menu) is "not found". */
+export function PageFor({ name }: { name: string }) {
+  const Page = PAGES[name] ?? NotFoundPage;
+  return (
+    <Loading>
+      <Page />
+    </Loading>
+  );
 }

@@ -1,3 +1,4 @@
+import { MENU_TREE, type MenuDefinition, MenuType, OPERATOR_MENU_TREE } from '@coldchain/contract';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -5,6 +6,7 @@ import i18n from '../i18n';
 import { alarmRecord } from '../pages/alarms/test-fixtures';
 import { calledPaths, envelope, stubServer } from '../test/fake-server';
 import { currentLocation, renderApp, resetBrowserState } from '../test/render-app';
+import { hasScreen } from './page-registry';
 
 beforeEach(async () => {
   resetBrowserState();
@@ -65,16 +67,22 @@ describe('routes (spec sections 2 and 8)', () => {
     await waitFor(() => expect(currentLocation.path).toBe('/home'));
   });
 
-  it('a permission route renders its own page under its translated title, no coming-soon page', async () => {
-    localStorage.setItem('accessToken', 't');
-    stubServer();
-    // Cameras were the last coming-soon pages (issue 19); every menu entry now has its screen.
-    renderApp('/deviceManagement/camera');
-    expect(await screen.findByTestId('page-title', {}, { timeout: 15_000 })).toHaveTextContent('Cameras');
-    expect(screen.queryByText('This page is coming soon.')).toBeNull();
+  it('every page of the company and operator menus has its own screen', () => {
+    const pages = (tree: MenuDefinition[]): string[] =>
+      tree.flatMap((d) => [...(d.type !== MenuType.Directory ? [d.name] : []), ...pages(d.children ?? [])]);
+    // /home has a route of its own (AppRoutes.tsx), loaded beside the layout.
+    const routed = pages([...MENU_TREE, ...OPERATOR_MENU_TREE]).filter((name) => name !== 'home');
+    expect(routed.filter((name) => !hasScreen(name))).toEqual([]);
   });
 
-  it("a monitor's alarm detail opens the alarm record, not the coming-soon page", async () => {
+  it('a permission route renders its own page under its translated title', async () => {
+    localStorage.setItem('accessToken', 't');
+    stubServer();
+    renderApp('/deviceManagement/camera');
+    expect(await screen.findByTestId('page-title', {}, { timeout: 15_000 })).toHaveTextContent('Cameras');
+  });
+
+  it("a monitor's alarm detail opens the alarm record", async () => {
     localStorage.setItem('accessToken', 't');
     const server = stubServer({
       overrides: {
@@ -86,7 +94,7 @@ describe('routes (spec sections 2 and 8)', () => {
     expect(await screen.findByTestId('alarm-detail-device', {}, { timeout: 8_000 })).toHaveTextContent(
       'Vaccine fridge 1 (DEMO0001)',
     );
-    expect(screen.queryByText('This page is coming soon.')).toBeNull();
+    expect(screen.queryByTestId('not-found')).toBeNull();
     expect(calledPaths(server)).toContain('/api/alarm/alarmDetail');
     // Back leads to the monitor it was opened from, not to the alarm list.
     expect(screen.getByTestId('alarm-detail-back')).toHaveAttribute(
