@@ -16,8 +16,11 @@
  *   delivery-arrive-confirm
  * - receiving-row-<id>, receiving-receive-<id>, receive-remarks, receive-password, receive-submit,
  *   receiving-open-<id>, delivery-summary, delivery-note
+ * - receipt page (pages/logistics/receipt): receipt-photo, receipt-photo-preview, receipt-name,
+ *   receipt-signature, receipt-submit, receipt-note
  */
 import { readFile } from 'node:fs/promises';
+import { crc32, deflateSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { loginAsDemo, newPage, useBrowser } from '../support/browser';
@@ -29,6 +32,30 @@ import {
   seriousA11yFaults,
   untranslatedText,
 } from '../support/page-checks';
+
+/** A real PNG of one colour, for the receipt photo (the note's PDF prints it). */
+function solidPng(width: number, height: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8;
+  header[9] = 2;
+  const row = Buffer.from([0, ...Array.from({ length: width }, () => [40, 110, 190]).flat()]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(Buffer.concat(Array.from({ length: height }, () => row)))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
 
 const SERIAL = 'SIM1014';
 /** The second test's logger, for the receipt by link. */
@@ -267,6 +294,13 @@ describe('delivery and receiving orders', () => {
     await receiver.getByTestId('receipt-name').waitFor({ timeout: 15_000 });
     expect(await receiver.getByTestId('delivery-detail').textContent()).toContain('Insulin');
     expect(await horizontalOverflow(receiver)).toEqual([]);
+    // A photo of the boxes at the door, uploaded with the link's token as the only credential.
+    await receiver.getByTestId('receipt-photo').setInputFiles({
+      name: 'boxes.png',
+      mimeType: 'image/png',
+      buffer: solidPng(48, 32),
+    });
+    await receiver.getByTestId('receipt-photo-preview').waitFor();
     await receiver.getByTestId('receipt-name').fill('Chen Jie');
     await receiver.getByTestId('receipt-signature').scrollIntoViewIfNeeded();
     const pad = await receiver.getByTestId('receipt-signature').boundingBox();
@@ -283,16 +317,19 @@ describe('delivery and receiving orders', () => {
       receiver.getByTestId('receipt-note').click(),
     ]);
     expect(download.suggestedFilename()).toMatch(/\.pdf$/);
+    // The note prints the photo and the drawn signature (pdfkit writes object headers as text).
+    const pdf = await readFile((await download.path())!);
+    expect(pdf.toString('latin1').match(/\/Subtype \/Image/g)?.length ?? 0).toBeGreaterThanOrEqual(2);
     expect(errors).toEqual([]);
     await outside.close();
 
     // The sender sees the order received.
-    const detail = await consoleCall<{ state: number; receipt: { signedBy: string; method: string } }>(
-      page,
-      '/api/logistics/deliveryDetail',
-      { id: order.id },
-    );
+    const detail = await consoleCall<{
+      state: number;
+      receipt: { signedBy: string; method: string; photo: string };
+    }>(page, '/api/logistics/deliveryDetail', { id: order.id });
     expect(detail).toMatchObject({ state: 4, receipt: { signedBy: 'Chen Jie', method: 'drawn' } });
+    expect(detail.receipt.photo).toMatch(/^\/files\/[a-f0-9]{32}\.png$/);
     await context.close();
   });
 });

@@ -163,7 +163,7 @@ export const PageDeliveriesRequest = z.object({
 });
 export type PageDeliveriesRequest = z.infer<typeof PageDeliveriesRequest>;
 
-/** A photo uploaded through `/api/file/upload` (its returned address). */
+/** A photo uploaded through `/api/file/upload` or `/api/logistics/linkPhoto` (its returned address). */
 const PhotoUrl = z.string().trim().max(500);
 
 /** `/api/logistics/receiveDelivery`: the receiving company accepts or rejects an arrived shipment. */
@@ -209,6 +209,7 @@ export const LinkReceiveRequest = z.object({
   remarks: z.string().trim().max(500).optional(),
   signerName: z.string().trim().min(1).max(50),
   signature: DrawnSignature,
+  photo: PhotoUrl.optional(),
 });
 export type LinkReceiveRequest = z.infer<typeof LinkReceiveRequest>;
 

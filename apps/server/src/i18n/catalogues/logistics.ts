@@ -112,6 +112,7 @@ const deliveryLabels: LabelCatalogue = {
   remarks: { en: 'Remarks', cn: '备注' },
   recipient: { en: 'Receiver e-mail or mobile', cn: '收货人邮箱或手机号' },
   signerName: { en: 'Your name', cn: '您的姓名' },
+  photo: { en: 'Photo of the goods', cn: '货物照片' },
   signature: { en: 'Signature', cn: '签名' },
   signPassword: { en: 'Signature password', cn: '签名密码' },
   keyword: { en: 'Keyword', cn: '关键字' },

@@ -10,6 +10,7 @@ import {
   SaveDeliveryRequest,
   SendReceiptLinkRequest,
 } from '@coldchain/contract';
+import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client';
 import { ok } from '../../lib/envelope';
@@ -17,6 +18,7 @@ import { actorOf, requireCompany, requirePermission } from '../../plugins/auth';
 import { type Actor, recordAudit } from '../audit/audit.service';
 import { sendDownload } from '../audit/export-file';
 import { requireService } from '../companies/service-gate';
+import { receiveMultipart } from '../files/multipart-body';
 import type { Mailer } from '../notify/mailer';
 import { signerOf } from '../signature/signature.service';
 import {
@@ -28,7 +30,7 @@ import {
   saveDelivery,
 } from './deliveries.service';
 import { deliveryNote } from './delivery-note';
-import { linkDeliveryId, linkReceive, receiveDelivery, sendReceiptLink } from './delivery-receipt';
+import { linkDeliveryId, linkPhoto, linkReceive, receiveDelivery, sendReceiptLink } from './delivery-receipt';
 import { deliveryDetail, type Viewer, visibleDelivery } from './delivery-view';
 
 export interface DeliveryRouteOptions {
@@ -120,6 +122,7 @@ export const logisticsDeliveryRoutes: FastifyPluginAsyncZod<DeliveryRouteOptions
         request.body.format,
         request.language,
         request.body.timeZone,
+        { uploadDir: options.uploadDir },
       );
       await auditNote(app.db, actorOf(request), row.id, row.orderNo, request.body.format);
       return sendDownload(reply, file);
@@ -134,10 +137,27 @@ export const logisticsDeliveryRoutes: FastifyPluginAsyncZod<DeliveryRouteOptions
     '/api/logistics/linkReceive',
     { ...open, schema: { body: LinkReceiveRequest } },
     async (request) => {
-      await linkReceive(app.db, request.body, request.ip ?? '');
+      await linkReceive(app.db, request.body, {
+        ip: request.ip ?? '',
+        uploadDir: options.uploadDir,
+        language: request.language,
+      });
       return ok(null);
     },
   );
+  // The one multipart call of the link receiver, in a scope of its own: only it parses multipart.
+  await app.register(async (scope) => {
+    await scope.register(multipart);
+    scope.post('/api/logistics/linkPhoto', open, async (request) => {
+      const { files, fields } = await receiveMultipart(request, 1);
+      return ok(
+        await linkPhoto(app.db, fields.token, files[0], {
+          uploadDir: options.uploadDir,
+          language: request.language,
+        }),
+      );
+    });
+  });
   app.post(
     '/api/logistics/linkDeliveryNote',
     { ...open, schema: { body: LinkDeliveryNoteRequest } },
@@ -151,6 +171,7 @@ export const logisticsDeliveryRoutes: FastifyPluginAsyncZod<DeliveryRouteOptions
         request.body.format,
         request.language,
         request.body.timeZone,
+        { uploadDir: options.uploadDir },
       );
       await auditNote(
         app.db,

@@ -6,6 +6,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { call, useTestApp } from '../../test/build-app';
 import { buildCompany, buildDevice, login } from '../../test/factories';
+import { solidPng } from '../../test/png';
 import { departments } from '../org/org.table';
 import { logisticsDeliveries } from './deliveries.table';
 import { ROUTE_POINTS } from './delivery-route';
@@ -20,6 +21,9 @@ const PNG = Buffer.concat([
   Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]),
   Buffer.alloc(64, 0x20),
 ]);
+
+/** Image objects a PDF holds (pdfkit writes object dictionaries uncompressed). */
+const imageObjects = (pdf: Buffer) => pdf.toString('latin1').match(/\/Subtype \/Image/g)?.length ?? 0;
 
 describe('delivery detail: the recorded route and the receipt photo', () => {
   const ctx = useTestApp({ uploadDir });
@@ -187,5 +191,123 @@ describe('delivery detail: the recorded route and the receipt photo', () => {
     const image = await ctx.app.inject({ method: 'GET', url: photo });
     expect(image.statusCode).toBe(200);
     expect(image.headers['content-type']).toBe('image/png');
+  });
+
+  /** A multipart form of the receipt link's photo call: the token field and one file. */
+  const linkPhoto = (token: string, file: Buffer, name = 'goods.png') => {
+    const boundary = '----cc-link-photo';
+    return ctx.app.inject({
+      method: 'POST',
+      url: '/api/logistics/linkPhoto',
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, language: 'en' },
+      payload: Buffer.concat([
+        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="token"\r\n\r\n${token}\r\n`),
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: image/png\r\n\r\n`,
+        ),
+        file,
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]),
+    });
+  };
+  const msgOf = (response: { json(): unknown }) => (response.json() as { msgContent: string }).msgContent;
+
+  it('lets a receiver outside the platform attach a photo through the link, printed on the delivery note with the drawn signature', async () => {
+    const o = await departedOrder();
+    const token = (
+      await o.sender.post<{ url: string }>('/api/logistics/sendReceiptLink', {
+        id: o.id,
+        channel: 'email',
+        recipient: 'door@example.com',
+      })
+    ).body.data.url.split('/receipt/')[1]!;
+    const photoBytes = solidPng(40, 30, [30, 120, 200]);
+
+    // Only while the order waits at the door: in transit, the link stores nothing.
+    const early = await linkPhoto(token, photoBytes);
+    expect(early.statusCode).toBe(200);
+    expect(msgOf(early)).toMatch(/in transit/i);
+    await o.sender.post('/api/logistics/arriveDelivery', { id: o.id });
+    expect(msgOf(await linkPhoto(`${token.slice(0, -2)}zz`, photoBytes))).toMatch(/expired|invalid/i);
+    expect(msgOf(await linkPhoto('', photoBytes))).toMatch(/expired|invalid/i);
+    const gif = Buffer.concat([Buffer.from('GIF89a'), Buffer.alloc(32)]);
+    expect(msgOf(await linkPhoto(token, gif, 'goods.gif'))).toBe('The photo must be a JPG or PNG image');
+
+    const uploaded = await linkPhoto(token, photoBytes);
+    const photo = (uploaded.json() as { data: { url: string } }).data.url;
+    expect(photo).toMatch(/^\/files\/[a-f0-9]{32}\.png$/);
+    const signature = `data:image/png;base64,${solidPng(60, 20, [0, 0, 0, 255]).toString('base64')}`;
+    const received = await call(ctx.app, '/api/logistics/linkReceive', {
+      token,
+      accepted: true,
+      remarks: 'Two boxes dented',
+      signerName: 'Dr. Chen',
+      signature,
+      photo,
+    });
+    expect(received.body.msgCode).toBe(200);
+    for (const view of await o.views())
+      expect(view.receipt, view.role).toMatchObject({ accepted: true, remarks: 'Two boxes dented', photo });
+
+    // Done: the link stores no more files.
+    expect(msgOf(await linkPhoto(token, photoBytes))).toMatch(/received/i);
+
+    const note = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/logistics/linkDeliveryNote',
+      headers: { 'content-type': 'application/json' },
+      payload: { token, format: 'pdf' },
+    });
+    expect(note.statusCode).toBe(200);
+    expect(note.headers['content-type']).toBe('application/pdf');
+    // The photo (RGB: one image) and the drawn signature (RGBA: the picture and its alpha mask).
+    expect(imageObjects(note.rawPayload)).toBe(3);
+    const asSender = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/logistics/deliveryNote',
+      headers: {
+        'content-type': 'application/json',
+        accessToken: o.sender.token,
+        companyId: String(o.sender.company.id),
+      },
+      payload: { id: o.id, format: 'pdf' },
+    });
+    expect(imageObjects(asSender.rawPayload)).toBe(3);
+  });
+
+  it('prints a placeholder for a receipt picture it cannot draw, and keeps serving', async () => {
+    const o = await departedOrder();
+    await o.sender.post('/api/logistics/arriveDelivery', { id: o.id });
+    const token = (
+      await o.sender.post<{ url: string }>('/api/logistics/sendReceiptLink', {
+        id: o.id,
+        channel: 'email',
+        recipient: 'door@example.com',
+      })
+    ).body.data.url.split('/receipt/')[1]!;
+    // A PNG by its first bytes whose rows are not a zlib stream: pdfkit would fail on it in a
+    // callback that no handler catches, so the writer must not hand it over.
+    const good = solidPng(8, 8, [0, 0, 0, 255]);
+    const broken = Buffer.from(good);
+    broken.fill(0x41, 41, broken.length - 12);
+    const uploaded = await linkPhoto(token, broken);
+    const photo = (uploaded.json() as { data: { url: string } }).data.url;
+    const received = await call(ctx.app, '/api/logistics/linkReceive', {
+      token,
+      accepted: false,
+      signerName: 'Dr. Chen',
+      signature: `data:image/png;base64,${broken.toString('base64')}`,
+      photo,
+    });
+    expect(received.body.msgCode).toBe(200);
+    const note = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/logistics/linkDeliveryNote',
+      headers: { 'content-type': 'application/json' },
+      payload: { token, format: 'pdf' },
+    });
+    expect(note.statusCode).toBe(200);
+    expect(imageObjects(note.rawPayload)).toBe(0);
+    expect((await call(ctx.app, '/api/logistics/linkReceipt', { token })).body.msgCode).toBe(200);
   });
 });

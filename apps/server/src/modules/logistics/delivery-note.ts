@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
 import { buildExportFile, type Download } from '../audit/export-file';
 import { companies } from '../companies/companies.table';
+import { readUpload } from '../files/file-store';
 import { thinSeries } from '../reports/pdf-chart';
 import { type PdfReport, type PdfSection, renderPdf } from '../reports/pdf-writer';
 import { sampleAtInterval } from '../reports/report-figures';
@@ -16,6 +17,29 @@ import { loadTrip, temperatureTrips, windowOf } from './delivery-view';
 /** Rows the PDF's readings table keeps per sensor; the xlsx holds every reading. */
 const PDF_TABLE_ROWS = 400;
 const CHART_POINTS = 600;
+
+/**
+ * The receipt's pictures as the note prints them: the photo of the goods (a stored upload) and
+ * the signature a link receiver drew (a PNG data URL). A photo whose file is gone is left out.
+ */
+async function receiptImages(
+  uploadDir: string,
+  photo: string | null,
+  drawn: string | undefined,
+  text: { photo: string; drawnSignature: string },
+) {
+  const images: Array<{ caption: string; bytes: Buffer }> = [];
+  const stored = photo ? await readUpload(uploadDir, photo) : null;
+  if (stored) images.push({ caption: text.photo, bytes: stored.bytes });
+  if (drawn?.startsWith(PNG_DATA_URL))
+    images.push({
+      caption: text.drawnSignature,
+      bytes: Buffer.from(drawn.slice(PNG_DATA_URL.length), 'base64'),
+    });
+  return images;
+}
+
+const PNG_DATA_URL = 'data:image/png;base64,';
 
 const rangeText = (min: number | null, max: number | null, unit: string) =>
   `${min ?? '-'} .. ${max ?? '-'} ${unit}`;
@@ -32,6 +56,7 @@ export async function deliveryNote(
   format: 'pdf' | 'xlsx',
   language: WireLanguage,
   timeZone: string,
+  files: { uploadDir: string },
   now = Date.now(),
 ): Promise<Download> {
   const text = noteTexts[language];
@@ -220,6 +245,9 @@ export async function deliveryNote(
       kind: 'paragraph',
       text: text.manifestation(signature.signedBy, at(signature.signedAt), method),
     });
+    const images = await receiptImages(files.uploadDir, row.receiptPhoto, signature.image, text);
+    if (images.length > 0)
+      sections.push({ kind: 'images', height: 160, images, unprintable: text.unprintable });
   }
   const report: PdfReport = {
     language,

@@ -2,9 +2,11 @@ import {
   DeliveryState,
   isEmail,
   isMobile,
+  LinkReceiptRequest,
   type LinkReceiveRequest,
   type ReceiveDeliveryRequest,
   type SendReceiptLinkRequest,
+  type UploadResult,
   type WireLanguage,
 } from '@coldchain/contract';
 import { and, eq, gt, sql } from 'drizzle-orm';
@@ -13,7 +15,7 @@ import { AppError } from '../../lib/app-error';
 import { idFromWire } from '../../lib/ids';
 import { hashToken, newToken } from '../../lib/tokens';
 import { type Actor, recordAudit } from '../audit/audit.service';
-import { checkUpload, readUpload } from '../files/file-store';
+import { checkUpload, readUpload, writeUpload } from '../files/file-store';
 import type { Mailer } from '../notify/mailer';
 import { sendMessage } from '../notify/outbox.service';
 import { loadSigner, type Signer, verifySignature } from '../signature/signature.service';
@@ -21,13 +23,22 @@ import { type DeliveryRow, ownDelivery, requireState } from './deliveries.servic
 import { logisticsReceiptLinks, type ReceiptSignature, logisticsDeliveries as t } from './deliveries.table';
 import { linkTexts } from './delivery-texts';
 
-/** A photo of the goods at the door: an image the caller uploaded (`/api/file/upload`). */
+/** Photos are JPG or PNG: what every phone takes and the delivery note's PDF can print. */
+function checkPhoto(bytes: Buffer, language: WireLanguage) {
+  const type = checkUpload('feedback', bytes, language);
+  if (type !== 'jpg' && type !== 'png') throw new AppError('LOGISTICS_PHOTO_TYPE');
+  return type;
+}
+
+/**
+ * A photo of the goods at the door: an image the caller uploaded (`/api/file/upload`, or
+ * `/api/logistics/linkPhoto` from a receipt link).
+ */
 async function acceptPhoto(uploadDir: string, url: string | undefined, language: WireLanguage) {
   if (!url) return '';
   const stored = await readUpload(uploadDir, url);
   if (!stored) throw new AppError('LOGISTICS_PHOTO_NOT_FOUND');
-  const type = checkUpload('feedback', stored.bytes, language);
-  if (type !== 'jpg' && type !== 'png') throw new AppError('LOGISTICS_PHOTO_TYPE');
+  checkPhoto(stored.bytes, language);
   return url;
 }
 
@@ -210,8 +221,14 @@ export async function linkDeliveryId(db: Queryable, token: string, now = Date.no
  * `/api/logistics/linkReceive`: a receiver outside the platform accepts or rejects by typing a
  * name and drawing a signature. Audited in the sender's log (no member signed it).
  */
-export async function linkReceive(db: Db, input: LinkReceiveRequest, ip: string, now = Date.now()) {
+export async function linkReceive(
+  db: Db,
+  input: LinkReceiveRequest,
+  who: { ip: string; uploadDir: string; language: WireLanguage },
+  now = Date.now(),
+) {
   const deliveryId = await linkDeliveryId(db, input.token, now);
+  const photo = await acceptPhoto(who.uploadDir, input.photo, who.language);
   await db.transaction(async (tx) => {
     const [row] = await tx.select().from(t).where(eq(t.id, deliveryId)).for('update');
     if (!row) throw new AppError('LOGISTICS_DELIVERY_NOT_FOUND');
@@ -221,7 +238,7 @@ export async function linkReceive(db: Db, input: LinkReceiveRequest, ip: string,
       {
         accepted: input.accepted,
         remarks: input.remarks ?? '',
-        photo: '',
+        photo,
         userId: null,
         signature: {
           method: 'drawn',
@@ -231,8 +248,29 @@ export async function linkReceive(db: Db, input: LinkReceiveRequest, ip: string,
           image: input.signature,
         },
       },
-      [{ companyId: row.companyId, userId: null, ip }],
+      [{ companyId: row.companyId, userId: null, ip: who.ip }],
       'logisticsDelivery.receiveByLink',
     );
   });
+}
+
+/**
+ * `/api/logistics/linkPhoto`: a receiver outside the platform uploads the photo of the goods.
+ * The link's token is the credential, and only while the order waits at the door for its
+ * receipt (arrived), so a link cannot be used to store files at any other time.
+ */
+export async function linkPhoto(
+  db: Db,
+  token: string | undefined,
+  bytes: Buffer | undefined,
+  files: { uploadDir: string; language: WireLanguage },
+  now = Date.now(),
+): Promise<UploadResult> {
+  if (!LinkReceiptRequest.safeParse({ token }).success) throw new AppError('LOGISTICS_LINK_EXPIRED');
+  const deliveryId = await linkDeliveryId(db, token ?? '', now);
+  const [row] = await db.select().from(t).where(eq(t.id, deliveryId));
+  if (!row) throw new AppError('LOGISTICS_DELIVERY_NOT_FOUND');
+  requireState(row, [DeliveryState.Arrived]);
+  if (!bytes) throw new AppError('UPLOAD_NO_FILE');
+  return writeUpload(files.uploadDir, bytes, checkPhoto(bytes, files.language));
 }

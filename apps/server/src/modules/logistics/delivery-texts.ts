@@ -77,6 +77,9 @@ export interface NoteTexts {
   account: string;
   drawn: string;
   remarks: string;
+  photo: string;
+  drawnSignature: string;
+  unprintable: string;
   manifestation: (name: string, time: string, method: string) => string;
   none: string;
 }
@@ -138,6 +141,9 @@ export const noteTexts: Record<WireLanguage, NoteTexts> = {
     account: 'signed-in member on the platform',
     drawn: 'name and drawn signature (receipt link)',
     remarks: 'Remarks',
+    photo: 'Photo of the goods',
+    drawnSignature: 'Signature',
+    unprintable: 'This picture cannot be printed; it is kept with the online record.',
     manifestation: (name, time, method) =>
       `Electronically signed by ${name} at ${time} by ${method}. Meaning: receipt of this shipment at the door.`,
     none: 'None',
@@ -198,6 +204,9 @@ export const noteTexts: Record<WireLanguage, NoteTexts> = {
     account: '平台登录账号',
     drawn: '姓名与手写签名（签收链接）',
     remarks: '备注',
+    photo: '货物照片',
+    drawnSignature: '签名',
+    unprintable: '此图片无法打印，已随在线记录保存。',
     manifestation: (name, time, method) =>
       `${name} 于 ${time} 以${method}电子签名。含义：在门口签收本批货物。`,
     none: '无',

@@ -69,6 +69,7 @@ export const PUBLIC_CALLS: ReadonlySet<string> = new Set([
   // one delivery order's window only.
   'POST /api/logistics/linkReceipt',
   'POST /api/logistics/linkReceive',
+  'POST /api/logistics/linkPhoto',
   'POST /api/logistics/linkDeliveryNote',
   // The demo camera's clip (a test pattern) and an alarm e-mail's picture link, whose sealed
   // token is the credential (modules/camera).

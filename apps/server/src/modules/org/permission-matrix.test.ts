@@ -84,7 +84,7 @@ describe('permission matrix', () => {
       'sendReceiptLink',
     ])
       expect(ctx.app.routePermissions.get(`POST /api/logistics/${call}`)?.tags).toEqual(['logistics:edit']);
-    for (const call of ['linkReceipt', 'linkReceive', 'linkDeliveryNote'])
+    for (const call of ['linkReceipt', 'linkReceive', 'linkPhoto', 'linkDeliveryNote'])
       expect(ctx.app.routePermissions.get(`POST /api/logistics/${call}`)?.public).toBe(true);
     // Cameras (modules/camera): viewing lists, plays and shows alarm pictures; editing changes.
     for (const call of [

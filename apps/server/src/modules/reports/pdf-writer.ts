@@ -4,6 +4,7 @@ import type { WireLanguage } from '@coldchain/contract';
 import PDFDocument from 'pdfkit';
 import { reportTexts } from '../../i18n/catalogues/reports';
 import { drawLineChart, type LineChart } from './pdf-chart';
+import { isPrintableImage } from './pdf-image';
 
 /**
  * THE one PDF writer of the server: sensor reports, PDF exports and scheduled report files all
@@ -28,7 +29,21 @@ export type PdfSection =
   | { kind: 'facts'; pairs: Array<[label: string, value: string]> }
   | { kind: 'paragraph'; text: string }
   | { kind: 'table'; columns: PdfColumn[]; rows: string[][] }
-  | ({ kind: 'chart' } & LineChart);
+  | ({ kind: 'chart' } & LineChart)
+  | PdfImages;
+
+/**
+ * Pictures side by side (a receipt's photo and drawn signature), each fitted into its share of
+ * the width and `height`, its caption under it. A picture that cannot be drawn (not a JPG or
+ * PNG, damaged, too large) prints `unprintable` in its place. The fingerprint hashes each
+ * picture's SHA-256, not its bytes.
+ */
+export interface PdfImages {
+  kind: 'images';
+  height: number;
+  images: Array<{ caption: string; bytes: Buffer }>;
+  unprintable: string;
+}
 
 export interface PdfReport {
   language: WireLanguage;
@@ -63,6 +78,7 @@ const HEADER_SHADE = '#e8e8e8';
 
 /** A stable JSON text: object keys sorted, so equal content always gives the same bytes. */
 function canonicalJson(value: unknown): string {
+  if (Buffer.isBuffer(value)) return JSON.stringify(`sha256:${sha256Hex(value)}`);
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value !== null && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>)
@@ -251,6 +267,46 @@ async function drawTable(
   doc.x = MARGIN;
 }
 
+function drawImages(doc: Doc, section: PdfImages): void {
+  const gap = 12;
+  const captionHeight = 14;
+  const count = Math.max(section.images.length, 1);
+  const width = (doc.page.width - 2 * MARGIN - gap * (count - 1)) / count;
+  ensureRoom(doc, section.height + captionHeight + 6);
+  const top = doc.y;
+  section.images.forEach((image, i) => {
+    const x = MARGIN + i * (width + gap);
+    let drawn = false;
+    if (isPrintableImage(image.bytes)) {
+      try {
+        doc.image(image.bytes, x, top, { fit: [width, section.height], align: 'center', valign: 'center' });
+        drawn = true;
+      } catch {
+        // pdfkit refused it (an unknown JPEG variant): the placeholder below says so.
+      }
+    }
+    if (!drawn) {
+      doc.rect(x, top, width, section.height).lineWidth(0.5).strokeColor('#bbb').stroke();
+      doc
+        .font('regular')
+        .fontSize(BODY_SIZE)
+        .fillColor('#666')
+        .text(section.unprintable, x + 6, top + section.height / 2 - 6, {
+          width: width - 12,
+          align: 'center',
+        });
+    }
+    doc
+      .font('regular')
+      .fontSize(BODY_SIZE)
+      .fillColor('#333')
+      .text(image.caption, x, top + section.height + 3, { width, align: 'center', lineBreak: false });
+  });
+  doc.fillColor('#000');
+  doc.y = top + section.height + captionHeight + 6;
+  doc.x = MARGIN;
+}
+
 /** "Page n of m" and the fingerprint at the bottom of every page, once all pages exist. */
 function drawFooters(doc: Doc, report: PdfReport, fingerprint: string): number {
   const texts = reportTexts.footer;
@@ -310,6 +366,7 @@ export async function renderPdf(
     else if (section.kind === 'facts') drawFacts(doc, section.pairs);
     else if (section.kind === 'paragraph') drawParagraph(doc, section.text);
     else if (section.kind === 'table') await drawTable(doc, section.columns, section.rows, onTableRows);
+    else if (section.kind === 'images') drawImages(doc, section);
     else {
       ensureRoom(doc, section.height + 10);
       drawLineChart(doc, { x: MARGIN, y: doc.y, width: doc.page.width - 2 * MARGIN }, section);

@@ -25,6 +25,7 @@ export const DELIVERY_PATHS = {
   note: '/api/logistics/deliveryNote',
   linkReceipt: '/api/logistics/linkReceipt',
   linkReceive: '/api/logistics/linkReceive',
+  linkPhoto: '/api/logistics/linkPhoto',
   linkNote: '/api/logistics/linkDeliveryNote',
 } as const;
 

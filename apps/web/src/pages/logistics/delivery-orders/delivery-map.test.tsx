@@ -192,4 +192,30 @@ describe('delivery map and receipt photo', () => {
     },
     SLOW_MS,
   );
+
+  it(
+    'lets a receiver outside the platform attach a photo on the receipt page, sent with the link token',
+    async () => {
+      localStorage.removeItem('accessToken');
+      const uploads: Array<Record<string, unknown>> = [];
+      stubServer({
+        overrides: {
+          '/api/logistics/linkReceipt': () => detail({ state: 3, arriveTime: NOW + 60 * MIN, role: 'link' }),
+          '/api/logistics/linkPhoto': (body) => {
+            uploads.push(body);
+            return { url: PHOTO, size: 8, type: 'jpg' };
+          },
+        },
+      });
+      renderApp('/receipt/abcdefghijklmnopqrstuvwxyz012345');
+      const input = await screen.findByTestId('receipt-photo', {}, { timeout: 15_000 });
+      const file = new File([new Uint8Array([0xff, 0xd8, 0xff, 0xe0])], 'goods.jpg', { type: 'image/jpeg' });
+      await userEvent.upload(input, file);
+      expect(await screen.findByTestId('receipt-photo-preview')).toBeInTheDocument();
+      expect(uploads).toHaveLength(1);
+      expect(uploads[0]!.token).toBe('abcdefghijklmnopqrstuvwxyz012345');
+      expect((uploads[0]!.file as File).name).toBe('goods.jpg');
+    },
+    SLOW_MS,
+  );
 });

@@ -4,9 +4,10 @@ import { Alert, Button, Card, Form, Input, Radio, Result, Segmented, Space, Spin
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { request } from '../../../api/request';
+import { request, uploadFile } from '../../../api/request';
 import { DELIVERY_PATHS, downloadNote } from '../delivery-orders/api';
 import { DeliveryDetailView } from '../delivery-orders/DeliveryDetailView';
+import { PhotoPicker } from '../receiving-orders/PhotoPicker';
 import { SignaturePad } from './SignaturePad';
 
 interface Values {
@@ -25,13 +26,14 @@ export default function ReceiptPage() {
   const token = useParams().token ?? '';
   const [form] = Form.useForm<Values>();
   const [signature, setSignature] = useState<string | null>(null);
+  const [photo, setPhoto] = useState<string | null>(null);
   const detail = useQuery({
     queryKey: ['logistics', 'receipt', token],
     queryFn: () => request<DeliveryDetail>(DELIVERY_PATHS.linkReceipt, { token }),
     retry: false,
   });
   const receive = useMutation({
-    mutationFn: (body: Values & { signature: string }) =>
+    mutationFn: (body: Values & { signature: string; photo?: string }) =>
       request<null>(DELIVERY_PATHS.linkReceive, { token, ...body }),
     onSuccess: () => void detail.refetch(),
   });
@@ -44,6 +46,7 @@ export default function ReceiptPage() {
         remarks: values.remarks?.trim() ?? '',
         signerName: values.signerName.trim(),
         signature,
+        ...(photo ? { photo } : {}),
       })
       .catch(() => undefined);
   };
@@ -99,6 +102,20 @@ export default function ReceiptPage() {
                 </Form.Item>
                 <Form.Item name="remarks" label={t('logistics.delivery.field.remarks')}>
                   <Input.TextArea maxLength={500} rows={2} />
+                </Form.Item>
+                <Form.Item label={t('logistics.receiving.photo')}>
+                  <PhotoPicker
+                    testId="receipt-photo"
+                    value={photo}
+                    onChange={setPhoto}
+                    upload={async (file) =>
+                      (
+                        await uploadFile<{ url: string }>(DELIVERY_PATHS.linkPhoto, file, file.name, {
+                          token,
+                        })
+                      ).url
+                    }
+                  />
                 </Form.Item>
                 <Form.Item
                   name="signerName"

@@ -1,11 +1,11 @@
-import { UploadOutlined } from '@ant-design/icons';
 import type { DeliveryListItem } from '@coldchain/contract';
-import { App, Button, Form, Input, Modal, Radio, Space, Typography } from 'antd';
+import { App, Form, Input, Modal, Radio } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { uploadFile } from '../../../api/request';
 import { SignPasswordField, signedBody, useSignCheck } from '../../../signature/SignPasswordField';
 import { useReceiveDelivery } from '../delivery-orders/api';
+import { PhotoPicker } from './PhotoPicker';
 
 interface Values {
   accepted: boolean;
@@ -27,17 +27,6 @@ export function ReceiveModal({ order, onClose }: { order: DeliveryListItem; onCl
   const [photo, setPhoto] = useState<string | null>(null);
   const r = (key: string) => t(`logistics.receiving.${key}`);
 
-  const pickPhoto = async (file: File | undefined) => {
-    if (!file) return;
-    try {
-      const { url } = await uploadFile<{ url: string }>('/api/file/upload', file, file.name, {
-        purpose: 'feedback',
-      });
-      setPhoto(url);
-    } catch {
-      // The request wrapper showed the server's message.
-    }
-  };
   const submit = async () => {
     const values = await form.validateFields().catch(() => null);
     if (!values) return;
@@ -85,23 +74,18 @@ export function ReceiveModal({ order, onClose }: { order: DeliveryListItem; onCl
           <Input.TextArea maxLength={500} rows={2} data-testid="receive-remarks" />
         </Form.Item>
         <Form.Item label={r('photo')}>
-          <Space wrap>
-            <Button
-              icon={<UploadOutlined />}
-              onClick={() => document.getElementById('receive-photo')?.click()}
-            >
-              {r('upload')}
-            </Button>
-            <input
-              id="receive-photo"
-              type="file"
-              accept="image/png,image/jpeg"
-              hidden
-              aria-label={r('photo')}
-              onChange={(e) => void pickPhoto(e.target.files?.[0])}
-            />
-            {photo && <Typography.Text type="secondary">{photo.split('/').pop()}</Typography.Text>}
-          </Space>
+          <PhotoPicker
+            testId="receive-photo"
+            value={photo}
+            onChange={setPhoto}
+            upload={async (file) =>
+              (
+                await uploadFile<{ url: string }>('/api/file/upload', file, file.name, {
+                  purpose: 'feedback',
+                })
+              ).url
+            }
+          />
         </Form.Item>
         <SignPasswordField testId="receive-password" />
       </Form>
