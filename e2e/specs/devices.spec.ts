@@ -13,13 +13,11 @@
  *
  * SIM1005 is this file's spare serial: the e2e server is shared by every spec file.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loginAsDemo, newPage, useBrowser } from '../support/browser';
+import { type RunningSimulator, startSimulator } from '../support/simulator';
 
-const root = path.resolve(import.meta.dirname, '../..');
 const SERIAL = 'SIM1005';
 
 async function openMonitors(page: Page) {
@@ -47,14 +45,10 @@ async function pointCount(page: Page): Promise<number> {
 
 describe('monitors', () => {
   const browser = useBrowser();
-  let simulator: ChildProcess | undefined;
-  let simulatorLog = '';
+  let simulator: RunningSimulator | undefined;
 
   afterAll(async () => {
-    if (simulator && simulator.exitCode === null) {
-      simulator.kill('SIGTERM');
-      await new Promise((resolve) => simulator?.once('exit', resolve));
-    }
+    await simulator?.stop();
   });
 
   it('lists the demo monitors and shows a week of DEMO0001 history', async () => {
@@ -98,20 +92,7 @@ describe('monitors', () => {
     expect(key.length).toBeGreaterThan(10);
     await page.getByTestId('device-key-close').click();
 
-    // Outages off: this test is about readings arriving, not about the back-fill after a cut.
-    simulator = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        'tools/simulator/src/cli.ts',
-        ...['--devices', '1', '--interval', '1s', '--http', browser.baseUrl],
-        ...['--serials', SERIAL, '--keys', key, '--outages', 'off'],
-      ],
-      { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    simulator.stdout?.on('data', (d) => (simulatorLog += d));
-    simulator.stderr?.on('data', (d) => (simulatorLog += d));
+    simulator = startSimulator(browser.baseUrl, SERIAL, key);
 
     await page.getByTestId('device-search').fill(SERIAL);
     await page.getByTestId(`device-row-${SERIAL}`).click();
@@ -120,13 +101,13 @@ describe('monitors', () => {
 
     const hasValue = async () =>
       /\d/.test((await page.getByTestId('sensor-card-1').getByTestId('sensor-value').textContent()) ?? '');
-    expect(await eventually(page, hasValue, 20_000), simulatorLog).toBe(true);
+    expect(await eventually(page, hasValue, 20_000), simulator.log()).toBe(true);
 
     const hasPoints = async () => {
       await page.getByTestId('history-preset-1h').click();
       return (await pointCount(page)) > 0;
     };
-    expect(await eventually(page, hasPoints, 20_000), simulatorLog).toBe(true);
+    expect(await eventually(page, hasPoints, 20_000), simulator.log()).toBe(true);
     expect(await page.getByTestId('history-stat-max').textContent()).toMatch(/\d/);
     await context.close();
   });

@@ -1,6 +1,6 @@
 /**
  * Delivery and receiving orders (issue 18): the demo administrator, as the dispatcher, creates a
- * shipment with a spare logger fed by HTTP ingest (API.md "Device protocol"), departs it and marks
+ * shipment with a spare logger fed by the device simulator over HTTP, departs it and marks
  * it arrived; then, as the receiving company, receives it and downloads the delivery note. The
  * demo company is its own receiving company here: its "City clinic" address carries the demo
  * company's own code (modules/demo/demo-logistics.ts), so the same login sees the shipment in its
@@ -23,6 +23,7 @@ import { readFile } from 'node:fs/promises';
 import { crc32, deflateSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import type { DeliveryDetail } from '../../packages/contract/src/logistics';
 import { loginAsDemo, newPage, useBrowser } from '../support/browser';
 import {
   consoleErrors,
@@ -32,6 +33,7 @@ import {
   seriousA11yFaults,
   untranslatedText,
 } from '../support/page-checks';
+import { startSimulator } from '../support/simulator';
 
 /** A real PNG of one colour, for the receipt photo (the note's PDF prints it). */
 function solidPng(width: number, height: number): Buffer {
@@ -85,19 +87,6 @@ function consoleCall<T>(page: Page, url: string, body: unknown): Promise<T> {
     },
     { url, body },
   ) as Promise<T>;
-}
-
-/** One reading of the logger, over HTTP as a logger sends it (device protocol v1). */
-async function sendReading(baseUrl: string, key: string, v: number) {
-  const response = await fetch(`${baseUrl}/device/v1/up`, {
-    method: 'POST',
-    headers: {
-      authorization: `Basic ${Buffer.from(`${SERIAL}:${key}`).toString('base64')}`,
-      'content-type': 'application/json',
-    },
-    body: JSON.stringify({ records: [{ ts: Date.now(), channels: [{ ch: 1, v }] }] }),
-  });
-  expect(response.status).toBe(200);
 }
 
 /** Waits until the dialog's zoom-in animation ended, so a click is not lost. */
@@ -163,10 +152,16 @@ describe('delivery and receiving orders', () => {
     await page.getByTestId(`delivery-depart-${id}`).click();
     await page.getByTestId('delivery-depart-confirm').click();
     await expect.poll(() => row.textContent(), { timeout: 10_000 }).toContain('In transit');
-    await sendReading(browser.baseUrl, logger.deviceKey, 5.1);
-    await new Promise((r) => setTimeout(r, 1100));
-    await sendReading(browser.baseUrl, logger.deviceKey, 6.3);
-    await new Promise((r) => setTimeout(r, 1100));
+    // The device simulator is the logger in the box: it reports every second over HTTP.
+    const simulator = startSimulator(browser.baseUrl, SERIAL, logger.deviceKey);
+    const trip = () => consoleCall<DeliveryDetail>(page, '/api/logistics/deliveryDetail', { id });
+    try {
+      const deadline = Date.now() + 30_000;
+      while ((await trip()).summary.readings < 3 && Date.now() < deadline) await page.waitForTimeout(500);
+      expect((await trip()).summary.readings, simulator.log()).toBeGreaterThanOrEqual(3);
+    } finally {
+      await simulator.stop();
+    }
     await page.getByTestId(`delivery-arrive-${id}`).click();
     await page.getByTestId('delivery-arrive-confirm').click();
     await expect.poll(() => row.textContent(), { timeout: 10_000 }).toContain('Arrived');
@@ -187,7 +182,10 @@ describe('delivery and receiving orders', () => {
     await page.getByTestId(`receiving-open-${id}`).click();
     const summary = page.getByTestId('delivery-summary');
     await summary.waitFor();
-    expect(await summary.textContent()).toContain('6.3 °C');
+    // The receiver reads the figures the server computed from the simulator's readings.
+    const { summary: figures } = await trip();
+    expect(figures.max).not.toBeNull();
+    expect(await summary.textContent()).toContain(`${figures.max} °C`);
     expect(await page.getByTestId('delivery-receipt').textContent()).toContain('Demo Admin');
     const [download] = await Promise.all([
       page.waitForEvent('download'),
