@@ -25,6 +25,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { DeliveryDetail } from '../../packages/contract/src/logistics';
 import { loginAsDemo, newPage, useBrowser } from '../support/browser';
+import { consoleCall } from '../support/console-call';
 import {
   consoleErrors,
   goClientSide,
@@ -66,28 +67,6 @@ const RUN = String(Date.now()).slice(-6);
 const VEHICLE = `E2E-${RUN}`;
 /** The signature password signature.spec.ts sets, asked only while audit signature is on. */
 const SIGN_PASSWORD = 'sign2026';
-
-function consoleCall<T>(page: Page, url: string, body: unknown): Promise<T> {
-  return page.evaluate(
-    async ({ url, body }) => {
-      const response = await fetch(url, {
-        method: 'POST',
-        headers: {
-          'Content-Type': 'application/json',
-          platform: '1',
-          language: 'en',
-          accessToken: localStorage.getItem('accessToken') ?? '',
-          companyId: localStorage.getItem('companyId') ?? '',
-        },
-        body: JSON.stringify(body),
-      });
-      const envelope = await response.json();
-      if (envelope.msgCode !== 200) throw new Error(`${url}: ${envelope.msgContent}`);
-      return envelope.data;
-    },
-    { url, body },
-  ) as Promise<T>;
-}
 
 /** Waits until the dialog's zoom-in animation ended, so a click is not lost. */
 async function settled(page: Page) {

@@ -14,17 +14,17 @@
  * SIM1018 is this file's monitor.
  */
 import { createHmac } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loginAsDemo, newPage, useBrowser } from '../support/browser';
+import { consoleCall } from '../support/console-call';
 import {
   goClientSide,
   horizontalOverflow,
   seriousA11yFaults,
   untranslatedText,
 } from '../support/page-checks';
+import { startReceiver } from '../support/receiver';
 
 const LIST_PATH = '/interfaceDock/platformList';
 const OPERATOR_PATH = '/operator/docking-requests';
@@ -32,51 +32,6 @@ const SERIAL = 'SIM1018';
 const PLATFORM = `E2E platform ${String(Date.now()).slice(-6)}`;
 const SECRET = 'e2e-platform-secret-0123456789';
 const KEY_ID = 'e2e-supplier';
-
-interface Delivery {
-  headers: IncomingHttpHeaders;
-  raw: string;
-  body: { deliveryId: string; event: string; items: Record<string, unknown>[] };
-}
-
-/** The platform's receiver: records each delivery and answers 200. */
-async function startReceiver() {
-  const received: Delivery[] = [];
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (c: Buffer) => chunks.push(c));
-    request.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
-      received.push({ headers: request.headers, raw, body: JSON.parse(raw) });
-      response.writeHead(200).end('ok');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/platform/in`, received, close: () => server.close() };
-}
-
-function consoleCall<T>(page: Page, url: string, body: unknown): Promise<T> {
-  return page.evaluate(
-    async ({ url, body }) => {
-      const response = await fetch(url, {
-        method: 'POST',
-        headers: {
-          'Content-Type': 'application/json',
-          platform: '1',
-          language: 'en',
-          accessToken: localStorage.getItem('accessToken') ?? '',
-          companyId: localStorage.getItem('companyId') ?? '',
-        },
-        body: JSON.stringify(body),
-      });
-      const envelope = await response.json();
-      if (envelope.msgCode !== 200) throw new Error(`${url}: ${envelope.msgContent}`);
-      return envelope.data;
-    },
-    { url, body },
-  ) as Promise<T>;
-}
 
 async function loginAsOperator(page: Page) {
   await page.goto('/');
@@ -93,7 +48,7 @@ describe('platform docking console', () => {
   afterAll(() => receiver?.close());
 
   it('offers a platform, applies with a monitor, enables it, and delivers a reading signed', async () => {
-    receiver = await startReceiver();
+    receiver = await startReceiver('/platform/in');
     const operator = await newPage(browser);
     await loginAsOperator(operator.page);
     await goClientSide(operator.page, OPERATOR_PATH);

@@ -13,61 +13,16 @@
  * SIM1011 is this file's monitor.
  */
 import { createHmac } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loginAsDemo, newPage, useBrowser } from '../support/browser';
+import { consoleCall } from '../support/console-call';
 import { goClientSide, horizontalOverflow, untranslatedText } from '../support/page-checks';
+import { startReceiver } from '../support/receiver';
 
 const LIST_PATH = '/customizedPushDock/customizedPushDevice';
 const SERIAL = 'SIM1011';
 const NAME = `E2E receiver ${String(Date.now()).slice(-6)}`;
-
-interface Delivery {
-  headers: IncomingHttpHeaders;
-  raw: string;
-  body: { deliveryId: string; event: string; items: Record<string, unknown>[] };
-}
-
-/** The integrator's receiver: records each delivery and answers 200. */
-async function startReceiver() {
-  const received: Delivery[] = [];
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (c: Buffer) => chunks.push(c));
-    request.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
-      received.push({ headers: request.headers, raw, body: JSON.parse(raw) });
-      response.writeHead(200).end('ok');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/coldchain`, received, close: () => server.close() };
-}
-
-function consoleCall<T>(page: Page, url: string, body: unknown): Promise<T> {
-  return page.evaluate(
-    async ({ url, body }) => {
-      const response = await fetch(url, {
-        method: 'POST',
-        headers: {
-          'Content-Type': 'application/json',
-          platform: '1',
-          language: 'en',
-          accessToken: localStorage.getItem('accessToken') ?? '',
-          companyId: localStorage.getItem('companyId') ?? '',
-        },
-        body: JSON.stringify(body),
-      });
-      const envelope = await response.json();
-      if (envelope.msgCode !== 200) throw new Error(`${url}: ${envelope.msgContent}`);
-      return envelope.data;
-    },
-    { url, body },
-  ) as Promise<T>;
-}
 
 /** Waits for a running dialog animation to end, so a click is not lost. */
 function animationsDone(page: Page) {
@@ -86,7 +41,7 @@ describe('push docking console', () => {
   afterAll(() => receiver?.close());
 
   it('registers a receiver, enables it with a test, and receives a reading and an alarm signed', async () => {
-    receiver = await startReceiver();
+    receiver = await startReceiver('/coldchain');
     const { context, page } = await newPage(browser);
     await loginAsDemo(page);
     await page.waitForURL(/\/home$/);

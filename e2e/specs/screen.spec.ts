@@ -11,34 +11,11 @@
  *
  * SIM1013 is this file's spare serial: the e2e server is shared by every spec file.
  */
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { loginAsDemo, newPage, useBrowser } from '../support/browser';
+import { consoleCall } from '../support/console-call';
 
 const SERIAL = 'SIM1013';
-
-/** A console call made by the page itself, with its stored session. */
-function consoleCall<T>(page: Page, url: string, body: unknown): Promise<T> {
-  return page.evaluate(
-    async ({ url, body }) => {
-      const response = await fetch(url, {
-        method: 'POST',
-        headers: {
-          'Content-Type': 'application/json',
-          platform: '1',
-          language: 'en',
-          accessToken: localStorage.getItem('accessToken') ?? '',
-          companyId: localStorage.getItem('companyId') ?? '',
-        },
-        body: JSON.stringify(body),
-      });
-      const envelope = await response.json();
-      if (envelope.msgCode !== 200) throw new Error(`${url}: ${envelope.msgContent}`);
-      return envelope.data;
-    },
-    { url, body },
-  ) as Promise<T>;
-}
 
 describe('data screen', () => {
   const browser = useBrowser();
