@@ -4,6 +4,10 @@ import mqtt, { type MqttClient } from 'mqtt';
 import { receiveEvent, receiveReadings, storedWithRemarks } from './device-input';
 
 const TOPIC = /^cc\/v1\/([^/]+)\/(up|event|ack)$/;
+/** At most this long, a stopping instance finishes the messages the broker already handed it. */
+const DRAIN_MS = 5_000;
+/** Handed-over messages have stopped coming when none arrived for this long. */
+const QUIET_MS = 300;
 
 export interface ExternalBrokerOptions {
   url: string;
@@ -28,6 +32,9 @@ export async function connectExternalBroker(
   app: FastifyInstance,
   options: ExternalBrokerOptions,
 ): Promise<ExternalBrokerLink> {
+  /** Messages being stored, acknowledged to the broker once they are. */
+  const inFlight = new Set<Promise<void>>();
+  let lastMessageAt = 0;
   const client = await mqtt.connectAsync(options.url, {
     clientId: options.clientId ?? `coldchain-${hostname()}-${process.pid}`,
     protocolVersion: 5,
@@ -35,7 +42,8 @@ export async function connectExternalBroker(
     properties: { sessionExpiryInterval: 3600 },
     reconnectPeriod: 2_000,
     customHandleAcks: (topic, message, _packet, done) => {
-      void handle(topic, message).then(
+      lastMessageAt = Date.now();
+      const handling = handle(topic, message).then(
         () => done(0),
         (error: Error) => {
           app.log.error({ err: error, topic }, 'ingest failed; message left unacknowledged');
@@ -43,6 +51,8 @@ export async function connectExternalBroker(
           setTimeout(() => client.reconnect(), 1_000);
         },
       );
+      inFlight.add(handling);
+      void handling.finally(() => inFlight.delete(handling));
     },
   });
 
@@ -72,23 +82,29 @@ export async function connectExternalBroker(
     }
   }
 
-  await client.subscribeAsync(
-    [
-      `$share/${options.group}/cc/v1/+/up`,
-      `$share/${options.group}/cc/v1/+/event`,
-      `$share/${options.group}/cc/v1/+/ack`,
-    ],
-    { qos: 1 },
-  );
+  const topics = ['up', 'event', 'ack'].map((kind) => `$share/${options.group}/cc/v1/+/${kind}`);
+  await client.subscribeAsync(topics, { qos: 1 });
   // Parameter requests go down through this broker too (modules/parameters).
   const detachParameters = app.parameters.link.attachPublisher((topic, payload) =>
     client.publish(topic, payload, { qos: 1 }),
   );
   return {
     client,
-    close: () => {
+    /**
+     * The drain (SIGTERM): leave the share group first, so the broker hands new messages to the
+     * other instances; then store and acknowledge what it had already handed to this one; then
+     * end the session. A persistent session left behind would keep receiving its share of the
+     * devices' messages (Mosquitto still counts an offline member), acknowledged to the devices
+     * and never stored, as the next process connects under another client id.
+     */
+    close: async () => {
       detachParameters();
-      return client.endAsync();
+      if (client.connected) await client.unsubscribeAsync(topics).catch(() => undefined);
+      const deadline = Date.now() + DRAIN_MS;
+      while (Date.now() < deadline && (inFlight.size > 0 || Date.now() - lastMessageAt < QUIET_MS)) {
+        await Promise.race([Promise.allSettled([...inFlight]), new Promise((r) => setTimeout(r, 50))]);
+      }
+      await client.endAsync(false, { properties: { sessionExpiryInterval: 0 } });
     },
   };
 }
