@@ -13,12 +13,14 @@ import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import {
   freePort,
   postJson,
   type ServerProcess,
   startServerProcess,
 } from '../apps/server/src/test/server-process';
+import { type AlarmProbe, rssMb, startAlarmProbe } from './alarm-probe';
 import type { FleetCommand, FleetDevice, FleetStats } from './fleet-devices';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -58,6 +60,10 @@ export interface FleetFigures {
   /** Per 5-second slice: the worst acknowledgement, to see stalls. */
   worstPerSlice: number[];
   dropped: number;
+  /** The server's resident memory at its peak over the window. */
+  rssMb: number;
+  /** Publish-to-socket alarm latency under the fleet's load (a freshly provisioned fleet only). */
+  alarm: (LatencyFigures & { missed: number }) | null;
   restart?: {
     offlineSeconds: number;
     /** From the first reconnection to every device acknowledged once. */
@@ -108,7 +114,7 @@ function percentile(sorted: number[], p: number): number {
 
 const round = (ms: number) => Math.round(ms * 10) / 10;
 
-function latencyFigures(latencies: number[]): LatencyFigures {
+export function latencyFigures(latencies: number[]): LatencyFigures {
   const sorted = Float64Array.from(latencies).sort();
   const list = Array.from(sorted);
   return {
@@ -121,14 +127,14 @@ function latencyFigures(latencies: number[]): LatencyFigures {
 }
 
 /** CPU seconds (user + system) a process has used, from /proc (clock ticks of 10 ms). */
-function cpuSeconds(pid: number): number {
+export function cpuSeconds(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 /** A simulator process and a promise-based call to it. */
-class Simulator {
+export class Simulator {
   private nextId = 1;
   private readonly waiting = new Map<number, (value: unknown) => void>();
 
@@ -172,7 +178,7 @@ async function runNode(args: string[], env: Record<string, string>): Promise<str
 }
 
 /** The stock list goes in as a supplier's would, in files of 10 000 lines. */
-async function importInventory(dataDir: string, serials: string[], env: Record<string, string>) {
+export async function importInventory(dataDir: string, serials: string[], env: Record<string, string>) {
   for (let i = 0; i < serials.length; i += 10_000) {
     const file = path.join(dataDir, `inventory-${i}.csv`);
     const lines = serials
@@ -194,7 +200,7 @@ async function inParallel<T>(items: T[], concurrency: number, work: (item: T) =>
   );
 }
 
-async function login(baseUrl: string): Promise<string> {
+export async function login(baseUrl: string): Promise<string> {
   const { accessToken } = await postJson<{ accessToken: string }>(baseUrl, '/api/doLogin', {
     account: 'demo@example.com',
     password: 'Demo1234',
@@ -205,7 +211,7 @@ async function login(baseUrl: string): Promise<string> {
 }
 
 /** addDevice and editDevice (the upload interval the server judges offline by) for each serial. */
-async function addDevices(
+export async function addDevices(
   baseUrl: string,
   token: string,
   serials: string[],
@@ -244,7 +250,7 @@ async function countByState(baseUrl: string, token: string): Promise<Record<stri
   return postJson<Record<string, number>>(baseUrl, '/api/device/countGroupByState', {}, token);
 }
 
-async function waitFor(what: string, timeoutMs: number, check: () => Promise<boolean>) {
+export async function waitFor(what: string, timeoutMs: number, check: () => Promise<boolean>) {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
@@ -271,7 +277,7 @@ async function stopServer(server: ServerProcess) {
   if (server.child.exitCode === null) await new Promise((r) => server.child.once('exit', r));
 }
 
-async function collect(simulators: Simulator[]): Promise<FleetStats[]> {
+export async function collect(simulators: Simulator[]): Promise<FleetStats[]> {
   return Promise.all(simulators.map((s) => s.call<FleetStats>({ cmd: 'stats' })));
 }
 
@@ -285,6 +291,7 @@ export async function benchFleet(label: string, options: FleetOptions): Promise<
   const ports = { port: await freePort(), mqttPort: await freePort() };
   const simulators: Simulator[] = [];
   let server: ServerProcess | null = null;
+  let probe: AlarmProbe | null = null;
   try {
     let fleet: FleetDevice[];
     let provisionSeconds: number | null = null;
@@ -302,6 +309,14 @@ export async function benchFleet(label: string, options: FleetOptions): Promise<
       if (options.keepDir) writeFileSync(fleetFile, JSON.stringify(fleet));
     }
     const token = await login(server.baseUrl);
+    // The probe is a spare demo logger, added once: a reused fleet's directory has it already.
+    if (!reuse)
+      probe = await startAlarmProbe({
+        baseUrl: server.baseUrl,
+        socketBaseUrl: server.baseUrl,
+        token,
+        mqttUrl: `mqtt://127.0.0.1:${ports.mqttPort}`,
+      });
 
     for (let i = 0; i < fleet.length; i += DEVICES_PER_PROCESS) {
       const simulator = Simulator.start();
@@ -327,6 +342,8 @@ export async function benchFleet(label: string, options: FleetOptions): Promise<
     const cpuBefore = cpuSeconds(serverPid);
     const devicesCpuBefore = simulators.reduce((sum, s) => sum + cpuSeconds(s.child.pid!), 0);
     const windowStarted = Date.now();
+    const sampling = probe?.sample(performance.now() + seconds * 1000);
+    let peakRss = 0;
     const latencies: number[] = [];
     const worstPerSlice: number[] = [];
     let dropped = 0;
@@ -342,6 +359,7 @@ export async function benchFleet(label: string, options: FleetOptions): Promise<
         dropped += s.dropped + s.refused;
       }
       worstPerSlice.push(Math.round(worst));
+      peakRss = Math.max(peakRss, rssMb(serverPid));
       if (t === 0) acksBefore = stats.reduce((sum, s) => sum + s.acked - s.latencies.length, 0);
       acksAfter = stats.reduce((sum, s) => sum + s.acked, 0);
     }
@@ -359,7 +377,15 @@ export async function benchFleet(label: string, options: FleetOptions): Promise<
       steady: latencyFigures(latencies),
       worstPerSlice,
       dropped,
+      rssMb: peakRss,
+      alarm: null,
     };
+    if (sampling) {
+      const { latencies: alarmLatencies, missed } = await sampling;
+      figures.alarm = { ...latencyFigures(alarmLatencies), missed };
+    }
+    await probe?.close();
+    probe = null;
 
     if (options.restart) {
       const offlineBefore = (await countByState(server.baseUrl, token))['4'] ?? 0;
@@ -410,6 +436,7 @@ export async function benchFleet(label: string, options: FleetOptions): Promise<
     }
     return figures;
   } finally {
+    await probe?.close().catch(() => undefined);
     await Promise.all(
       simulators.map(async (s) => {
         s.child.send({ id: 0, command: { cmd: 'exit' } });

@@ -10,6 +10,7 @@ import { benchAlarmLatency } from './alarm-latency.bench';
 import { benchApi } from './api.bench';
 import { benchConsoleWeight, type PageLoad } from './console-weight.bench';
 import { benchFleet, fleetsFromEnv } from './fleet.bench';
+import { benchFleetCluster } from './fleet-cluster.bench';
 import { benchHistory } from './history.bench';
 import { benchIngest } from './ingest.bench';
 import { pushFigures } from './push.bench';
@@ -83,13 +84,41 @@ async function fleetFigures() {
     });
     const s = f.steady;
     console.log(
-      `- ${f.label}: server CPU ${(f.serverCpu * 100).toFixed(1)}% of a core (devices ${(f.devicesCpu * 100).toFixed(1)}%), ${f.messagesPerSecond} msg/s, PUBACK p50 ${s.p50Ms} ms, p99 ${s.p99Ms} ms, max ${s.maxMs} ms, ${s.overOneSecond} over 1 s, ${f.dropped} connections lost; worst per 5 s: ${f.worstPerSlice.join(' ')} ms; connected in ${f.connectSeconds} s${f.provisionSeconds === null ? '' : `, provisioned in ${f.provisionSeconds} s`}`,
+      `- ${f.label}: server CPU ${(f.serverCpu * 100).toFixed(1)}% of a core (devices ${(f.devicesCpu * 100).toFixed(1)}%), RSS ${f.rssMb} MB, ${f.messagesPerSecond} msg/s, PUBACK p50 ${s.p50Ms} ms, p99 ${s.p99Ms} ms, max ${s.maxMs} ms, ${s.overOneSecond} over 1 s, ${f.dropped} connections lost; worst per 5 s: ${f.worstPerSlice.join(' ')} ms; connected in ${f.connectSeconds} s${f.provisionSeconds === null ? '' : `, provisioned in ${f.provisionSeconds} s`}`,
     );
+    if (f.alarm)
+      console.log(
+        `  alarm under this load: p50 ${f.alarm.p50Ms} ms, p99 ${f.alarm.p99Ms} ms, max ${f.alarm.maxMs} ms (${f.alarm.acks} samples, ${f.alarm.missed} missed)`,
+      );
     if (f.restart) {
       const r = f.restart;
       console.log(
         `  restart: all offline after ${r.offlineSeconds} s; every device acknowledged ${Number.isNaN(r.absorbedSeconds) ? `not within 60 s (${r.notBack} missing)` : `after ${r.absorbedSeconds} s`}, all online after ${r.onlineSeconds} s; PUBACK p50 ${r.latency.p50Ms} ms, p99 ${r.latency.p99Ms} ms, max ${r.latency.maxMs} ms, ${r.latency.overOneSecond} over 1 s`,
       );
+    }
+  }
+  if (process.env.BENCH_FLEET_CLUSTER === '0') return;
+  console.log(
+    `\n## Fleet on PostgreSQL, two instances behind an external Mosquitto (goals: alarm p99 under 200 ms, RSS under 1.5 GB, every reading stored)`,
+  );
+  for (const { devices, intervalS } of fleetsFromEnv()) {
+    const database = await freshPostgres();
+    if (!database) {
+      console.log('- no PostgreSQL answers at BENCH_DATABASE_URL: left out');
+      return;
+    }
+    try {
+      const c = await benchFleetCluster(`${devices} devices every ${intervalS} s, PostgreSQL x2`, {
+        devices,
+        intervalS,
+        seconds: fleetSeconds,
+        databaseUrl: database.url,
+      });
+      console.log(
+        `- ${c.label}: ${c.sentPerSecond} readings/s published, ${c.storedPerSecond} stored; instances CPU ${(c.cpuPerThousand * 100).toFixed(1)}% of a core per 1,000 devices, RSS ${c.rssMb.join(' + ')} MB (${c.rssPerThousandMb} MB per 1,000 devices); Mosquitto CPU ${(c.brokerCpu * 100).toFixed(1)}%, RSS ${c.brokerRssMb} MB; alarm p50 ${c.alarm.p50Ms} ms, p99 ${c.alarm.p99Ms} ms, max ${c.alarm.maxMs} ms (${c.alarm.acks} samples, ${c.alarm.missed} missed); connected in ${c.connectSeconds} s; after a broker restart every device connected after ${c.reconnectSeconds} s and acknowledged ${Number.isNaN(c.ackedSeconds) ? `not within 120 s (${c.notBack} missing)` : `after ${c.ackedSeconds} s`}`,
+      );
+    } finally {
+      await database.drop();
     }
   }
 }
