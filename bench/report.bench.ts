@@ -11,6 +11,7 @@ import { eq } from 'drizzle-orm';
 import { openDatabase } from '../apps/server/src/db/client';
 import { exportDeviceData } from '../apps/server/src/modules/devices/device-export';
 import { devices } from '../apps/server/src/modules/devices/devices.table';
+import { DiskFileStore } from '../apps/server/src/modules/files/store/disk-store';
 import { generateSensorReport } from '../apps/server/src/modules/reports/sensor-report';
 import { seedFleet } from './seed';
 
@@ -46,7 +47,7 @@ export async function benchReport(intervals: Array<number | undefined>): Promise
       const t0 = performance.now();
       const report = await generateSensorReport(
         seeded.app.db,
-        { uploadDir, activationEnergyKj: 83.144 },
+        { files: new DiskFileStore(uploadDir), activationEnergyKj: 83.144 },
         { userId: seeded.userId, companyId: seeded.companyId, ip: '' },
         { companyId: seeded.companyId, userId: seeded.userId, ip: '' },
         eq(devices.companyId, seeded.companyId),

@@ -4,6 +4,8 @@ import { openDatabase } from './db/client';
 import { ConfigError, loadConfig } from './lib/config';
 import { DataDirLockedError, lockDataDir } from './lib/data-dir-lock';
 import { isOrdersCommand, ORDERS_USAGE, runOrdersCommand } from './modules/billing/orders-admin';
+import { FILES_USAGE, runFilesCommand } from './modules/files/store/files-admin';
+import { FileStoreError } from './modules/files/store/store';
 import { addInventory } from './modules/inventory/inventory.service';
 import { parseInventoryCsv } from './modules/inventory/inventory-csv';
 import { isOperatorCommand, OPERATORS_USAGE, runOperatorCommand } from './modules/operator/operators-admin';
@@ -21,6 +23,7 @@ const USAGE = `Usage: npm run admin -- inventory import <file.csv>
                      embedded DATA_DIR (the current one is kept as pgdata.before-restore-<time>).
   ${ORDERS_USAGE}
   ${OPERATORS_USAGE}
+  ${FILES_USAGE}
 Uses DATABASE_URL, or the embedded database in DATA_DIR (stop the server first).`;
 
 /** Operator commands that act on the database directly. */
@@ -30,6 +33,7 @@ async function main(argv: string[]): Promise<number> {
     return withDatabase((db) => runOrdersCommand(db, argv, console.log, console.error));
   }
   if ((area === 'backup' || area === 'restore') && action) return backupCommand(area, action);
+  if (area === 'files' && action === 'copy') return runFilesCommand(loadConfig(), console.log);
   if (area === 'operator' && isOperatorCommand(argv)) {
     return withDatabase((db) => runOperatorCommand(db, argv, console.log, console.error));
   }
@@ -110,7 +114,8 @@ async function withDatabase(work: (db: Awaited<ReturnType<typeof openDatabase>>[
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    const known = error instanceof ConfigError || error instanceof DataDirLockedError;
+    const known =
+      error instanceof ConfigError || error instanceof DataDirLockedError || error instanceof FileStoreError;
     console.error(known ? (error as Error).message : `The command failed: ${(error as Error).message}`);
     process.exit(1);
   },

@@ -32,6 +32,8 @@ import { equipmentRoutes } from './modules/equipment/equipment.routes';
 import { exportProgressRoutes } from './modules/export-progress/export-progress.routes';
 import { feedbackRoutes } from './modules/feedback/feedback.routes';
 import { fileRoutes } from './modules/files/files.routes';
+import { openFileStore } from './modules/files/store/open-store';
+import type { FileStore } from './modules/files/store/store';
 import { groupRoutes } from './modules/groups/groups.routes';
 import { DeviceDirectory } from './modules/ingest/device-directory';
 import { httpIngestRoutes } from './modules/ingest/http-ingest.routes';
@@ -99,6 +101,8 @@ declare module 'fastify' {
     jobs: JobQueue;
     /** Push docking's delivery worker (modules/push-docking); run-server.ts starts it (tests call `runDue`). */
     push: PushWorker;
+    /** Uploads and generated files: UPLOAD_DIR, or the bucket of S3_URL (modules/files/store). */
+    files: FileStore;
     /** `/readyz`: database, migrations and MQTT broker (modules/system/readiness.ts); run-server.ts attaches the broker. */
     readiness: Readiness;
   }
@@ -239,24 +243,27 @@ export async function buildApp({
   await app.register(profileRoutes, {
     wechat: config.wechatAccount ? wechatAccount(config.wechatAccount) : null,
   });
-  await app.register(fileRoutes, { uploadDir: config.uploadDir });
+  // Every instance given the same S3_URL serves the same files (docs/file-storage.md).
+  app.decorate('files', await openFileStore(config));
+  app.addHook('onClose', async () => app.files.close());
+  await app.register(fileRoutes, { files: app.files });
   await app.register(auditRoutes);
   await app.register(signatureRoutes);
   await app.register(deviceRoutes, { mktActivationEnergyKj: config.mktActivationEnergyKj });
-  await app.register(calibrationRoutes, { uploadDir: config.uploadDir });
+  await app.register(calibrationRoutes, { files: app.files });
   await app.register(groupRoutes);
   await app.register(equipmentRoutes, {
-    uploadDir: config.uploadDir,
+    files: app.files,
     mktActivationEnergyKj: config.mktActivationEnergyKj,
   });
   await app.register(billingRoutes, { prices: config.prices });
   await app.register(creditRoutes);
   // Online payment is read from PAYMENT_* at start (payment-adapter.ts); unset = bank transfer only.
   const payment = loadPaymentConfig(process.env);
-  await app.register(paymentRoutes, { payment, uploadDir: config.uploadDir });
+  await app.register(paymentRoutes, { payment, files: app.files });
   await app.register(webhookRoutes, { payment });
-  await app.register(invoiceRoutes, { uploadDir: config.uploadDir });
-  await app.register(operatorBillingRoutes, { uploadDir: config.uploadDir, mailer });
+  await app.register(invoiceRoutes, { files: app.files });
+  await app.register(operatorBillingRoutes, { files: app.files, mailer });
   await app.register(servicePeriodRoutes);
   await app.register(parameterRoutes);
   await app.register(httpIngestRoutes);
@@ -265,7 +272,7 @@ export async function buildApp({
   await app.register(roleRoutes);
   await app.register(personnelRoutes);
   await app.register(reportRoutes, {
-    uploadDir: config.uploadDir,
+    files: app.files,
     mktActivationEnergyKj: config.mktActivationEnergyKj,
   });
   await app.register(liveRoutes, { hub: app.hub, sessionIdleMs: config.sessionIdleMs });
@@ -300,36 +307,36 @@ export async function buildApp({
     queue: app.jobs,
     mailer,
     log: app.log,
-    uploadDir: config.uploadDir,
+    files: app.files,
     attachMaxBytes: config.reportAttachMaxBytes,
     baseUrl: config.publicUrl ?? `http://localhost:${config.port}`,
   });
   app.addHook('onClose', () => app.jobs.stop());
-  await app.register(reportTaskRoutes, { queue: app.jobs, uploadDir: config.uploadDir });
+  await app.register(reportTaskRoutes, { queue: app.jobs, files: app.files });
   registerOperationReportJobs({
     db: database.db,
     queue: app.jobs,
     mailer,
     log: app.log,
-    uploadDir: config.uploadDir,
+    files: app.files,
     attachMaxBytes: config.reportAttachMaxBytes,
     baseUrl: config.publicUrl ?? `http://localhost:${config.port}`,
     activationEnergyKj: config.mktActivationEnergyKj,
   });
-  await app.register(operationReportRoutes, { queue: app.jobs, uploadDir: config.uploadDir });
+  await app.register(operationReportRoutes, { queue: app.jobs, files: app.files });
   await app.register(statisticsRoutes);
-  await app.register(dataCenterRoutes, { uploadDir: config.uploadDir });
+  await app.register(dataCenterRoutes, { files: app.files });
   await app.register(exportProgressRoutes);
   await app.register(logisticsRoutes);
   await app.register(logisticsDeliveryRoutes, {
-    uploadDir: config.uploadDir,
+    files: app.files,
     mailer,
     baseUrl: config.publicUrl ?? `http://localhost:${config.port}`,
   });
   // Cameras: platform accounts, live view and a picture of every alarm (modules/camera).
   await registerCameras(app, {
     box: secrets,
-    uploadDir: config.uploadDir,
+    files: app.files,
     baseUrl: config.publicUrl ?? `http://localhost:${config.port}`,
   });
   // The operator console and companies' support access (modules/operator).

@@ -1,8 +1,9 @@
 import { openDatabase } from './db/client';
 import { DATABASE_TEMPLATE_DIR } from './db/database-template';
-import { ConfigError, loadConfig } from './lib/config';
+import { type Config, ConfigError, loadConfig } from './lib/config';
 import { DataDirLockedError, lockDataDir } from './lib/data-dir-lock';
 import { assertPortsFree, PortInUseError } from './lib/listen';
+import { FileStoreError } from './modules/files/store/store';
 
 /**
  * Starts the platform: database (embedded PGlite or DATABASE_URL) with migrations, then the rest
@@ -22,6 +23,8 @@ async function main() {
     [config.port, 'PORT'],
     [config.mqttPort, 'MQTT_PORT'],
   ]);
+  // So is a bucket that cannot be used: better one line naming S3_URL now than failed uploads later.
+  if (config.s3) await verifyBucket(config);
   // PGlite is single-process: a second process on the same DATA_DIR would corrupt it.
   const unlockDataDir = config.databaseUrl ? () => undefined : lockDataDir(config.dataDir, 'the server');
   process.once('exit', unlockDataDir);
@@ -32,9 +35,21 @@ async function main() {
   await runServer(config, database);
 }
 
+/** The S3 client is loaded only when S3_URL is set (and so costs a disk-only start nothing). */
+async function verifyBucket(config: Config) {
+  const { openFileStore } = await import('./modules/files/store/open-store');
+  const store = await openFileStore(config);
+  try {
+    await store.verify();
+  } finally {
+    store.close();
+  }
+}
+
 main().catch((error: unknown) => {
   if (
     error instanceof ConfigError ||
+    error instanceof FileStoreError ||
     error instanceof PortInUseError ||
     error instanceof DataDirLockedError
   ) {

@@ -11,6 +11,7 @@ import type { TwilioConfig } from '../modules/delivery/channels/twilio';
 import type { WechatConfig } from '../modules/delivery/channels/wechat';
 import type { WhatsappCloudConfig } from '../modules/delivery/channels/whatsapp-cloud';
 import type { DeliveryOptions } from '../modules/delivery/delivery-worker';
+import { parseS3Url, type S3Settings } from '../modules/files/store/s3-url';
 import type { DeviceLimits } from '../modules/ingest/device-limits';
 import type { WechatAccountConfig } from '../modules/profile/wechat-account';
 import type { PushOptions } from '../modules/push-docking/push-options';
@@ -42,6 +43,19 @@ const EnvSchema = z.object({
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default('./data'),
   UPLOAD_DIR: z.string().optional(),
+  // Empty counts as unset (`S3_URL=` in a compose file): files stay in UPLOAD_DIR.
+  S3_URL: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z
+      .string()
+      .transform((text, ctx): S3Settings => {
+        const parsed = parseS3Url(text);
+        if (typeof parsed !== 'string') return parsed;
+        ctx.addIssue({ code: 'custom', message: parsed });
+        return z.NEVER;
+      })
+      .optional(),
+  ),
   DATABASE_URL: z.string().url().optional(),
   MQTT_URL: z.string().url().optional(),
   MQTT_PORT: port.default(1883),
@@ -150,6 +164,11 @@ export interface Config {
   dataDir: string;
   /** Uploaded files (profile pictures, feedback images, certificates); default `<dataDir>/uploads`. */
   uploadDir: string;
+  /**
+   * S3_URL: uploads and generated files in this S3-compatible bucket instead of `uploadDir`, so
+   * every instance sees them (modules/files/store, docs/file-storage.md).
+   */
+  s3?: S3Settings;
   databaseUrl?: string;
   mqttUrl?: string;
   /** 0 picks a free port (tests); null turns the embedded broker off. */
@@ -250,6 +269,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     dataDir: path.resolve(e.DATA_DIR),
     uploadDir: path.resolve(e.UPLOAD_DIR ?? path.join(e.DATA_DIR, 'uploads')),
+    ...(e.S3_URL ? { s3: e.S3_URL } : {}),
     databaseUrl: e.DATABASE_URL,
     mqttUrl: e.MQTT_URL,
     mqttPort: e.MQTT_URL ? null : e.MQTT_PORT,

@@ -131,8 +131,10 @@ export async function buildExportFile<Row>(
 
 /** What a call answers with when its answer is a file. */
 export interface Download {
-  /** The bytes, or a stream of a stored file (data centre). */
+  /** The bytes, or a stream of a stored file (modules/files/store), never read whole. */
   body: Buffer | NodeJS.ReadableStream;
+  /** A stream's length, sent as Content-Length (a buffer's is counted by Fastify). */
+  size?: number;
   filename: string;
   contentType: string;
   /** A PDF's content fingerprint (reports/pdf-writer.ts), the one printed on its pages. */
@@ -149,6 +151,7 @@ export function sendDownload(reply: FastifyReply, file: Download): FastifyReply 
     .header('Content-Disposition', contentDisposition(file.filename))
     .header('Cache-Control', 'no-store');
   if (file.fingerprint) reply.header('X-Report-Sha256', file.fingerprint);
+  if (file.size !== undefined) reply.header('Content-Length', file.size);
   return reply.send(file.body);
 }
 

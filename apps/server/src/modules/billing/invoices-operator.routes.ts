@@ -9,6 +9,7 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ok } from '../../lib/envelope';
+import type { FileStore } from '../files/store/store';
 import type { Mailer } from '../notify/mailer';
 import { requireOperator } from '../operator/operator-guard';
 import { issueInvoice, pageAllInvoices, rejectInvoice } from './invoices-operator.service';
@@ -18,9 +19,9 @@ const operatorOf = (request: FastifyRequest) => ({ userId: request.auth.userId, 
 
 /** The supplier's invoice and order decisions (operator console), operators only. */
 export const operatorBillingRoutes: FastifyPluginAsyncZod<{
-  uploadDir: string;
+  files: FileStore;
   mailer: Mailer | null;
-}> = async (app, { uploadDir, mailer }) => {
+}> = async (app, { files, mailer }) => {
   const operatorOnly = { preHandler: requireOperator() };
 
   app.post(
@@ -32,7 +33,7 @@ export const operatorBillingRoutes: FastifyPluginAsyncZod<{
     '/api/operator/invoice/issueInvoice',
     { ...operatorOnly, schema: { body: IssueInvoiceRequest } },
     async (request) => {
-      await issueInvoice(app.db, operatorOf(request), uploadDir, mailer, request.body);
+      await issueInvoice(app.db, operatorOf(request), files, mailer, request.body);
       return ok(null);
     },
   );

@@ -16,6 +16,7 @@ import { recordAudit } from '../audit/audit.service';
 import { companies } from '../companies/companies.table';
 import { readUpload } from '../files/file-store';
 import { sniffFileType } from '../files/file-type';
+import type { FileStore } from '../files/store/store';
 import type { Mailer } from '../notify/mailer';
 import { sendMessage } from '../notify/outbox.service';
 import { closeApplication } from './invoices.service';
@@ -81,11 +82,11 @@ async function lockInProgress(tx: Queryable, wireId: string) {
 export async function issueInvoice(
   db: Db,
   actor: OperatorActor,
-  uploadDir: string,
+  files: FileStore,
   mailer: Mailer | null,
   input: IssueInvoiceRequest,
 ): Promise<void> {
-  const stored = await readUpload(uploadDir, input.pdfFile);
+  const stored = await readUpload(files, input.pdfFile);
   if (!stored || sniffFileType(stored.bytes) !== 'pdf') throw new AppError('INVOICE_PDF_REQUIRED');
   const issued = await db.transaction(async (tx) => {
     const row = await lockInProgress(tx, input.id);

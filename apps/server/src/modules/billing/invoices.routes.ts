@@ -4,11 +4,12 @@ import { AppError } from '../../lib/app-error';
 import { ok } from '../../lib/envelope';
 import { actorOf, requirePermission } from '../../plugins/auth';
 import { contentDisposition } from '../audit/export-file';
-import { readUpload } from '../files/file-store';
+import { openUpload } from '../files/file-store';
+import type { FileStore } from '../files/store/store';
 import { applyInvoice, cancelInvoice, invoiceableOrders, invoicePdf, pageInvoices } from './invoices.service';
 
 /** Invoice applications (applicationForInvoice, orgApplicationForInvoice; API.md "Billing"). */
-export const invoiceRoutes: FastifyPluginAsyncZod<{ uploadDir: string }> = async (app, { uploadDir }) => {
+export const invoiceRoutes: FastifyPluginAsyncZod<{ files: FileStore }> = async (app, { files }) => {
   const canView = { preHandler: requirePermission('invoice:view') };
   const canEdit = { preHandler: requirePermission('invoice:edit') };
 
@@ -24,9 +25,7 @@ export const invoiceRoutes: FastifyPluginAsyncZod<{ uploadDir: string }> = async
     '/api/invoice/applyInvoice',
     { ...canEdit, schema: { body: ApplyInvoiceRequest } },
     async (request) =>
-      ok(
-        await applyInvoice(app.db, actorOf(request), request.auth, uploadDir, request.body, request.language),
-      ),
+      ok(await applyInvoice(app.db, actorOf(request), request.auth, files, request.body, request.language)),
   );
   app.post(
     '/api/invoice/cancelInvoice',
@@ -42,13 +41,14 @@ export const invoiceRoutes: FastifyPluginAsyncZod<{ uploadDir: string }> = async
     { ...canView, schema: { body: InvoiceIdRequest } },
     async (request, reply) => {
       const { id, pdfFile } = await invoicePdf(app.db, request.auth, request.body.id);
-      const stored = await readUpload(uploadDir, pdfFile);
+      const stored = await openUpload(files, pdfFile);
       if (!stored) throw new AppError('INVOICE_NO_PDF');
       return reply
         .header('Content-Type', 'application/pdf')
         .header('Content-Disposition', contentDisposition(`invoice-${id}.pdf`))
+        .header('Content-Length', stored.size)
         .header('X-Content-Type-Options', 'nosniff')
-        .send(stored.bytes);
+        .send(stored.body);
     },
   );
 };

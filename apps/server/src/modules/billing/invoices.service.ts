@@ -15,6 +15,7 @@ import { AppError } from '../../lib/app-error';
 import { idFromWire, idToWire } from '../../lib/ids';
 import type { Auth } from '../../plugins/auth';
 import { type Actor, recordAudit } from '../audit/audit.service';
+import type { FileStore } from '../files/store/store';
 import { assertDepartmentInScope } from '../org/access';
 import { departments } from '../org/org.table';
 import { invoiceApplications, invoiceOrders } from './invoices.table';
@@ -72,11 +73,11 @@ export async function applyInvoice(
   db: Db,
   actor: Actor,
   auth: Auth,
-  uploadDir: string,
+  files: FileStore,
   input: ApplyInvoiceRequest,
   language: 'cn' | 'en',
 ): Promise<{ id: string }> {
-  if (input.proofImage) await assertStoredImage(uploadDir, input.proofImage, language);
+  if (input.proofImage) await assertStoredImage(files, input.proofImage, language);
   const ids = [...new Set(input.orderIds.map((w) => idFromWire(w) ?? 0))];
   return db.transaction(async (tx) => {
     const rows = await tx

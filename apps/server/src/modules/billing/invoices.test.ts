@@ -132,9 +132,9 @@ describe('invoice applications', () => {
     expect((await apply(c.token, [paid], { proofImage: '/files/not-ours.png' })).body.msgContent).toBe(
       'Proof image: upload a JPG or PNG image',
     );
-    const pdf = await storeFile(uploadDir, 'pdf');
+    const pdf = await storeFile(ctx.app.files, 'pdf');
     expect((await apply(c.token, [paid], { proofImage: pdf })).body.msgCode).toBe(500);
-    const png = await storeFile(uploadDir, 'png');
+    const png = await storeFile(ctx.app.files, 'png');
     const ok = await apply(c.token, [paid], {
       type: 'paper',
       proofImage: png,
@@ -162,8 +162,8 @@ describe('invoice applications', () => {
     const op = await operator();
     const paid = await buildOrder(ctx.app.db, c.id, 25_050);
     const { id } = (await apply(c.token, [paid])).body.data;
-    const pdf = await storeFile(uploadDir, 'pdf');
-    const png = await storeFile(uploadDir, 'png');
+    const pdf = await storeFile(ctx.app.files, 'pdf');
+    const png = await storeFile(ctx.app.files, 'png');
     // Operator calls are refused to company users, even the company's administrator.
     const refused = await call(
       ctx.app,
@@ -243,7 +243,7 @@ describe('invoice applications', () => {
     const c = await company();
     const paid = await buildOrder(ctx.app.db, c.id, 20_000);
     const { id } = (await apply(c.token, [paid])).body.data;
-    const pdf = await storeFile(uploadDir, 'pdf');
+    const pdf = await storeFile(ctx.app.files, 'pdf');
     const calls: [string, Record<string, unknown>][] = [
       ['/api/operator/invoice/pageInvoices', {}],
       ['/api/operator/invoice/issueInvoice', { id, pdfFile: pdf }],

@@ -1,6 +1,7 @@
 import { OrderStatus } from '@coldchain/contract';
 import type { Db } from '../../db/client';
 import { writeUpload } from '../files/file-store';
+import type { FileStore } from '../files/store/store';
 import { setOperator } from '../operator/operators.service';
 import { orders } from './orders.table';
 
@@ -8,8 +9,8 @@ import { orders } from './orders.table';
 export const PNG_BYTES = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);
 export const PDF_BYTES = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
 
-export async function storeFile(uploadDir: string, kind: 'png' | 'pdf'): Promise<string> {
-  return (await writeUpload(uploadDir, kind === 'png' ? PNG_BYTES : PDF_BYTES, kind)).url;
+export async function storeFile(files: FileStore, kind: 'png' | 'pdf'): Promise<string> {
+  return (await writeUpload(files, kind === 'png' ? PNG_BYTES : PDF_BYTES, kind)).url;
 }
 
 /** An order of the company as the operator left it: approved (paid) unless told otherwise. */

@@ -8,6 +8,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ok } from '../../lib/envelope';
 import { actorOf, requirePermission } from '../../plugins/auth';
+import type { FileStore } from '../files/store/store';
 import { cancelOrder } from './orders.service';
 import type { PaymentConfig } from './payment-adapter';
 import { buyCredits, pageServiceList, payByTransfer, paymentOptions, payOnline } from './payments.service';
@@ -18,8 +19,8 @@ import { buyCredits, pageServiceList, payByTransfer, paymentOptions, payOnline }
  */
 export const paymentRoutes: FastifyPluginAsyncZod<{
   payment: PaymentConfig | null;
-  uploadDir: string;
-}> = async (app, { payment, uploadDir }) => {
+  files: FileStore;
+}> = async (app, { payment, files }) => {
   const canView = { preHandler: requirePermission('billing:view') };
   const canPay = { preHandler: requirePermission('billing:topUp') };
 
@@ -36,16 +37,7 @@ export const paymentRoutes: FastifyPluginAsyncZod<{
     '/api/order/payByTransfer',
     { ...canPay, schema: { body: PayByTransferRequest } },
     async (request) =>
-      ok(
-        await payByTransfer(
-          app.db,
-          actorOf(request),
-          request.auth,
-          uploadDir,
-          request.body,
-          request.language,
-        ),
-      ),
+      ok(await payByTransfer(app.db, actorOf(request), request.auth, files, request.body, request.language)),
   );
   app.post('/api/order/payOnline', { ...canPay, schema: { body: PayOnlineRequest } }, async (request) =>
     ok(await payOnline(app.db, actorOf(request), request.auth, payment, request.body.id)),

@@ -17,6 +17,7 @@ import { idFromWire } from '../../lib/ids';
 import type { Auth } from '../../plugins/auth';
 import { type Actor, recordAudit } from '../audit/audit.service';
 import { checkUpload, readUpload } from '../files/file-store';
+import type { FileStore } from '../files/store/store';
 import { lateFeeOn, utcDay } from './late-fee';
 import { orderNumber, visibleOrders } from './orders.service';
 import { orders } from './orders.table';
@@ -135,11 +136,11 @@ export async function payByTransfer(
   db: Db,
   actor: Actor,
   auth: Auth,
-  uploadDir: string,
+  files: FileStore,
   input: PayByTransferRequest,
   language: 'cn' | 'en',
 ): Promise<{ id: string }> {
-  await assertStoredImage(uploadDir, input.proofImage, language);
+  await assertStoredImage(files, input.proofImage, language);
   return db.transaction(async (tx) => {
     const row = await pendingOrder(tx, auth, input.id);
     const now = new Date();
@@ -161,8 +162,8 @@ export async function payByTransfer(
 }
 
 /** A proof image must be one of ours and an image (the path alone could name another upload). */
-export async function assertStoredImage(uploadDir: string, url: string, language: 'cn' | 'en') {
-  const stored = await readUpload(uploadDir, url);
+export async function assertStoredImage(files: FileStore, url: string, language: 'cn' | 'en') {
+  const stored = await readUpload(files, url);
   if (!stored) throw new AppError('UPLOADED_FILE_MISSING');
   checkUpload('invoice', stored.bytes, language);
 }

@@ -236,7 +236,7 @@ describe('orders list and payment', () => {
       { token: c.token },
     );
     expect(missing.body.msgContent).toBe('The uploaded image was not found; upload it again');
-    const proof = await storeFile(uploadDir, 'png');
+    const proof = await storeFile(ctx.app.files, 'png');
     expect(
       (await call(ctx.app, '/api/order/payByTransfer', { id, proofImage: proof }, { token: c.token })).body
         .msgCode,
@@ -398,7 +398,7 @@ describe('orders list and payment', () => {
       await call<{ id: string }>(ctx.app, '/api/order/buyCredits', { credits: 10_000 }, { token: c.token })
     ).body.data.id;
     await ctx.app.db.insert(orderPayments).values({ orderId: Number(second), companyId: c.id, dueDate: due });
-    const proof = await storeFile(uploadDir, 'png');
+    const proof = await storeFile(ctx.app.files, 'png');
     await call(ctx.app, '/api/order/payByTransfer', { id: second, proofImage: proof }, { token: c.token });
     const [stored] = await ctx.app.db
       .select()

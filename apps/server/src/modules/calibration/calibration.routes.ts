@@ -2,6 +2,7 @@ import { AddCalibrationRequest, CalibrationIdRequest, PageCalibrationsRequest } 
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ok } from '../../lib/envelope';
 import { actorOf, requirePermission } from '../../plugins/auth';
+import type { FileStore } from '../files/store/store';
 import { addCalibration, deleteCalibration, pageCalibrations } from './calibration.service';
 
 /**
@@ -9,7 +10,7 @@ import { addCalibration, deleteCalibration, pageCalibrations } from './calibrati
  * sees; adding and deleting need `device:edit` and a device the caller may change. The certificate
  * is uploaded first (`/api/file/upload`, purpose `calibration`) and referenced by its path.
  */
-export const calibrationRoutes: FastifyPluginAsyncZod<{ uploadDir: string }> = async (app, { uploadDir }) => {
+export const calibrationRoutes: FastifyPluginAsyncZod<{ files: FileStore }> = async (app, { files }) => {
   const canView = { preHandler: requirePermission('device:view') };
   const canEdit = { preHandler: requirePermission('device:edit') };
 
@@ -19,7 +20,7 @@ export const calibrationRoutes: FastifyPluginAsyncZod<{ uploadDir: string }> = a
     async (request) =>
       ok(
         await addCalibration(app.db, actorOf(request), request.auth, request.body, {
-          uploadDir,
+          store: files,
           language: request.language,
         }),
       ),

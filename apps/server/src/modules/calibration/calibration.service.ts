@@ -13,6 +13,7 @@ import { idFromWire, idToWire } from '../../lib/ids';
 import type { Auth } from '../../plugins/auth';
 import { type Actor, recordAudit } from '../audit/audit.service';
 import { checkUpload, readUpload } from '../files/file-store';
+import type { FileStore } from '../files/store/store';
 import { assertDeviceAccess, deviceIdsWhere, editableDevices } from '../org/access';
 import { deviceCalibrations } from './calibration.table';
 
@@ -38,12 +39,12 @@ export function presentCalibration(row: CalibrationRow): CalibrationView {
  * does not prove what the file is, and the same checks apply whichever way it came.
  */
 export async function acceptCertificate(
-  uploadDir: string,
+  store: FileStore,
   url: string | undefined,
   language: WireLanguage,
 ): Promise<string | null> {
   if (!url) return null;
-  const stored = await readUpload(uploadDir, url);
+  const stored = await readUpload(store, url);
   if (!stored) throw new AppError('CERTIFICATE_NOT_FOUND');
   checkUpload('calibration', stored.bytes, language);
   return stored.name;
@@ -55,11 +56,11 @@ export async function addCalibration(
   actor: Actor,
   auth: Auth,
   input: AddCalibrationRequest,
-  files: { uploadDir: string; language: WireLanguage },
+  files: { store: FileStore; language: WireLanguage },
 ): Promise<CalibrationView> {
   const deviceId = idFromWire(input.deviceId);
   await assertDeviceAccess(db, auth, deviceId, true);
-  const certificateFile = await acceptCertificate(files.uploadDir, input.certificateUrl, files.language);
+  const certificateFile = await acceptCertificate(files.store, input.certificateUrl, files.language);
   return db.transaction((tx) =>
     insertCalibration(tx, actor, { deviceId: deviceId!, equipmentId: null }, input, certificateFile),
   );

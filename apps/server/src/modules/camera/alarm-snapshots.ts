@@ -148,7 +148,7 @@ export class AlarmSnapshotTaker {
       const type = sniffFileType(picture);
       if (type !== 'jpg' && type !== 'png')
         throw new Error('the platform answered something that is not a picture');
-      const stored = await writeUpload(this.deps.uploadDir, picture, type);
+      const stored = await writeUpload(this.deps.files, picture, type);
       await done({ state: 'ok', imageUrl: stored.url, takenAt: this.deps.now() });
     } catch (error) {
       const message = (error instanceof Error ? error.message : String(error)).slice(0, 300);

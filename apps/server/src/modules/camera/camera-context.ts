@@ -3,6 +3,7 @@ import type { Db } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import type { OutboundGuard } from '../../lib/outbound-guard';
 import type { SecretBox } from '../../lib/secret-box';
+import type { FileStore } from '../files/store/store';
 import { cameraPlatformAccounts } from './camera.table';
 import type { PlatformAccountRow } from './camera-access';
 import {
@@ -19,8 +20,8 @@ export interface CameraDeps {
   box: SecretBox;
   guard: OutboundGuard;
   options: CameraPlatformOptions;
-  /** Where snapshot pictures are written (modules/files serves them). */
-  uploadDir: string;
+  /** Where snapshot pictures are stored (modules/files serves them). */
+  files: FileStore;
   now: () => Date;
 }
 

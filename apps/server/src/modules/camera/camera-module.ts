@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { OutboundGuard } from '../../lib/outbound-guard';
 import type { SecretBox } from '../../lib/secret-box';
+import type { FileStore } from '../files/store/store';
 import { alarmEmailPictureLine, alarmPictureRoutes } from './alarm-picture-link';
 import { AlarmSnapshotTaker } from './alarm-snapshots';
 import { cameraRoutes } from './camera.routes';
@@ -56,7 +57,7 @@ export function cameraMediaSources(env: NodeJS.ProcessEnv): string[] {
  */
 export async function registerCameras(
   app: FastifyInstance,
-  options: { box: SecretBox; uploadDir: string; baseUrl: string; settings?: CameraSettings },
+  options: { box: SecretBox; files: FileStore; baseUrl: string; settings?: CameraSettings },
 ): Promise<void> {
   const settings = options.settings ?? cameraSettingsFrom(process.env);
   const deps: CameraDeps = {
@@ -64,7 +65,7 @@ export async function registerCameras(
     box: options.box,
     guard: new OutboundGuard(settings.allowHosts),
     options: settings,
-    uploadDir: options.uploadDir,
+    files: options.files,
     now: () => new Date(),
   };
   const snapshots = new AlarmSnapshotTaker(deps, app.log, settings.snapshotTimeoutMs);

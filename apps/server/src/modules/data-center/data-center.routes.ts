@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ok } from '../../lib/envelope';
 import { requireCompany, requirePermission } from '../../plugins/auth';
 import { sendDownload } from '../audit/export-file';
+import type { FileStore } from '../files/store/store';
 import { fileDownload, pageFiles } from './data-center.service';
 
 /**
@@ -11,7 +12,7 @@ import { fileDownload, pageFiles } from './data-center.service';
  * department scope (data-center.service.ts, visibleFiles). Checking a printed copy is the existing
  * `/api/report/verifyReport`.
  */
-export const dataCenterRoutes: FastifyPluginAsyncZod<{ uploadDir: string }> = async (app, { uploadDir }) => {
+export const dataCenterRoutes: FastifyPluginAsyncZod<{ files: FileStore }> = async (app, { files }) => {
   const canView = { preHandler: requirePermission('report:view') };
 
   app.post(
@@ -29,11 +30,12 @@ export const dataCenterRoutes: FastifyPluginAsyncZod<{ uploadDir: string }> = as
     { ...canView, schema: { body: ReportFileIdRequest } },
     async (request, reply) => {
       requireCompany(request.auth);
-      const file = await fileDownload(app.db, request.auth, uploadDir, request.body.id);
+      const file = await fileDownload(app.db, request.auth, files, request.body.id);
       // The data centre's own headers first: sendDownload sends the answer.
-      reply.header('Content-Length', file.size).header('X-Report-File-Sha256', file.sha256);
+      reply.header('X-Report-File-Sha256', file.sha256);
       return sendDownload(reply, {
-        body: file.open(),
+        body: file.body,
+        size: file.size,
         filename: file.fileName,
         contentType: file.contentType,
       });

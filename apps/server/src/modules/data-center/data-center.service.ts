@@ -1,6 +1,4 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import path from 'node:path';
+import type { Readable } from 'node:stream';
 import type { Page, PageReportFilesRequest, ReportFileView } from '@coldchain/contract';
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
@@ -9,6 +7,7 @@ import { epochParam, pageOf, whenGiven } from '../../db/page-query';
 import { AppError } from '../../lib/app-error';
 import { idFromWire, idToWire } from '../../lib/ids';
 import type { Auth } from '../../plugins/auth';
+import type { FileStore } from '../files/store/store';
 import { visibleOperationTasks } from '../operation-reports/operation-reports.service';
 import { operationReportRuns, operationReportTasks } from '../operation-reports/operation-reports.table';
 import { reportRuns, reportTasks } from '../report-tasks/report-tasks.table';
@@ -129,17 +128,18 @@ export interface FileDownload {
   contentType: string;
   size: number;
   sha256: string;
-  open: () => NodeJS.ReadableStream;
+  /** Opened from the file store: the caller sends it (or destroys it). */
+  body: Readable;
 }
 
 /**
  * `/api/dataCenter/downloadFile`: a file the caller sees (visibleFiles), streamed from the
- * report store. A recorded PDF export has no stored file; a file removed from the disk is gone.
+ * file store. A recorded PDF export has no stored file; a file removed from the store is gone.
  */
 export async function fileDownload(
   db: Queryable,
   auth: Auth,
-  uploadDir: string,
+  files: FileStore,
   wireId: string,
 ): Promise<FileDownload> {
   const [row] = await db
@@ -154,14 +154,13 @@ export async function fileDownload(
   if (!row.storedPath) throw new AppError('REPORT_FILE_NOT_KEPT');
   const match = STORED_PATH.exec(row.storedPath);
   if (!match) throw new AppError('REPORT_FILE_MISSING');
-  const full = path.join(uploadDir, row.storedPath);
-  const info = await stat(full).catch(() => null);
-  if (!info?.isFile()) throw new AppError('REPORT_FILE_MISSING');
+  const file = await files.get(row.storedPath);
+  if (!file) throw new AppError('REPORT_FILE_MISSING');
   return {
     fileName: row.fileName,
     contentType: CONTENT_TYPES[match[1]!]!,
-    size: info.size,
+    size: file.size,
     sha256: row.sha256,
-    open: () => createReadStream(full),
+    body: file.body,
   };
 }

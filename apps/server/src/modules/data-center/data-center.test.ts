@@ -78,7 +78,7 @@ describe('data centre: generated files of the company', () => {
       fields: { kind: string; at: number; by: number | null; company?: number; format?: 'csv' | 'pdf' },
     ) => {
       const format = fields.format ?? 'csv';
-      const { id, storedPath } = await recordReportFile(db, uploadDir, {
+      const { id, storedPath } = await recordReportFile(db, ctx.app.files, {
         companyId: fields.company ?? company.id,
         kind: fields.kind,
         fileName: `${name}.${format}`,
@@ -323,7 +323,7 @@ describe('data centre: generated files of the company', () => {
     const lab = await buildDepartment(db, companyId, { name: 'Lab' });
     const at = t0 + 20 * HOUR;
     const operationFile = async (name: string, departmentId: number | null, offset: number) => {
-      const { id } = await recordReportFile(db, uploadDir, {
+      const { id } = await recordReportFile(db, ctx.app.files, {
         companyId,
         kind: 'operation',
         fileName: `${name}.pdf`,
@@ -361,7 +361,7 @@ describe('data centre: generated files of the company', () => {
     await operationFile('lab-operation', lab.id, 3);
     await operationFile('company-operation', null, 4);
     // Not a run's file, so no task's scope opens it.
-    await recordReportFile(db, uploadDir, {
+    await recordReportFile(db, ctx.app.files, {
       companyId,
       kind: 'operation',
       fileName: 'loose-operation.pdf',
@@ -403,7 +403,7 @@ describe('data centre: generated files of the company', () => {
       ['keeper-sensor-report', 'sensorReport', keeper.id],
       ['member-equipment-report', 'equipmentReport', memberId],
     ] as const) {
-      await recordReportFile(db, uploadDir, {
+      await recordReportFile(db, ctx.app.files, {
         companyId,
         kind,
         fileName: `${name}.pdf`,

@@ -11,6 +11,7 @@ import {
 import { type MessageKey, translate } from '../../i18n/messages';
 import { AppError } from '../../lib/app-error';
 import { checkUpload, readUpload } from '../files/file-store';
+import type { FileStore } from '../files/store/store';
 
 /**
  * Attribute definitions and values of equipment types (spec sections 3 and 5). Pure checks, used
@@ -145,7 +146,7 @@ export async function acceptValues(
   attrs: StoredAttribute[],
   sent: Record<string, AttributeValue | null>,
   stored: Record<string, unknown>,
-  files: { uploadDir: string; language: WireLanguage },
+  files: { store: FileStore; language: WireLanguage },
 ): Promise<Record<string, unknown>> {
   const byId = new Map(attrs.map((a) => [a.id, a]));
   for (const id of Object.keys(sent))
@@ -159,7 +160,7 @@ export async function acceptValues(
     if (problem) throw new AppError(problem.code, problem.params);
     if (isEmpty(value)) continue;
     if (attr.kind === 'attachment') {
-      const file = await readUpload(files.uploadDir, value as string);
+      const file = await readUpload(files.store, value as string);
       if (!file) throw new AppError('EQUIPMENT_FILE_NOT_FOUND', { name: attr.name });
       checkUpload('attachment', file.bytes, files.language);
     }

@@ -15,12 +15,13 @@ import type { Auth } from '../../plugins/auth';
 import { type Actor, recordAudit } from '../audit/audit.service';
 import { acceptCertificate, insertCalibration } from '../calibration/calibration.service';
 import { checkUpload, readUpload } from '../files/file-store';
+import type { FileStore } from '../files/store/store';
 import { assertDepartmentInScope } from '../org/access';
 import { loadSigner, type Signer, verifySignature } from '../signature/signature.service';
 import { equipment, equipmentRecords } from './equipment.table';
 import { type EquipmentRow, equipmentOf } from './equipment-access';
 
-type Files = { uploadDir: string; language: WireLanguage };
+type Files = { store: FileStore; language: WireLanguage };
 
 /**
  * Spec section 5: a patrol needs the signature password, whatever the company's audit-signature
@@ -33,9 +34,9 @@ async function signPatrol(db: Db, who: Signer, password: string | undefined) {
   return { meaning: 'patrol', signedBy: state.name, signedAt: Date.now() };
 }
 
-async function acceptPhoto(uploadDir: string, url: string | undefined, language: WireLanguage) {
+async function acceptPhoto(store: FileStore, url: string | undefined, language: WireLanguage) {
   if (!url) return '';
-  const stored = await readUpload(uploadDir, url);
+  const stored = await readUpload(store, url);
   if (!stored) throw new AppError('EQUIPMENT_FILE_NOT_FOUND', { name: url });
   const type = checkUpload('feedback', stored.bytes, language);
   if (type !== 'jpg' && type !== 'png') throw new AppError('EQUIPMENT_PHOTO_TYPE');
@@ -116,10 +117,10 @@ export async function addRecord(
   await equipmentOf(db, auth, input.equipmentId);
   const certificate =
     input.kind === 'calibration'
-      ? await acceptCertificate(files.uploadDir, input.certificateUrl, files.language)
+      ? await acceptCertificate(files.store, input.certificateUrl, files.language)
       : null;
   const photoUrl =
-    input.kind === 'patrol' ? await acceptPhoto(files.uploadDir, input.photoUrl, files.language) : '';
+    input.kind === 'patrol' ? await acceptPhoto(files.store, input.photoUrl, files.language) : '';
   const toDepartmentId =
     input.kind === 'transfer' ? await assertDepartmentInScope(db, auth, input.toDepartmentId) : null;
   const id = await db.transaction(async (tx) => {

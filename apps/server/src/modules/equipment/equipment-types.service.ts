@@ -14,6 +14,7 @@ import { idFromWire, idToWire } from '../../lib/ids';
 import type { Auth } from '../../plugins/auth';
 import { type Actor, recordAudit } from '../audit/audit.service';
 import { checkUpload, readUpload } from '../files/file-store';
+import type { FileStore } from '../files/store/store';
 import { equipment, equipmentTypes } from './equipment.table';
 import { storeAttributes, valuesFit } from './equipment-attributes';
 
@@ -44,9 +45,9 @@ export async function typeOf(db: Queryable, companyId: number | null, wireId: st
   return row;
 }
 
-async function acceptIntroImage(uploadDir: string, url: string | undefined, language: WireLanguage) {
+async function acceptIntroImage(store: FileStore, url: string | undefined, language: WireLanguage) {
   if (!url) return '';
-  const stored = await readUpload(uploadDir, url);
+  const stored = await readUpload(store, url);
   if (!stored) throw new AppError('EQUIPMENT_FILE_NOT_FOUND', { name: url });
   const type = checkUpload('attachment', stored.bytes, language);
   if (type !== 'jpg' && type !== 'png') throw new AppError('EQUIPMENT_INTRO_IMAGE_TYPE');
@@ -65,9 +66,9 @@ export async function saveType(
   db: Db,
   actor: Actor,
   input: SaveEquipmentTypeRequest,
-  files: { uploadDir: string; language: WireLanguage },
+  files: { store: FileStore; language: WireLanguage },
 ): Promise<{ id: string; affectedEquipment: number }> {
-  const introImage = await acceptIntroImage(files.uploadDir, input.introImage, files.language);
+  const introImage = await acceptIntroImage(files.store, input.introImage, files.language);
   return db.transaction(async (tx) => {
     const before = input.id ? await typeOf(tx, actor.companyId, input.id) : null;
     const attributes = storeAttributes(input.attributes, before?.attributes ?? []);

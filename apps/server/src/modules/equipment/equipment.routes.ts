@@ -19,6 +19,7 @@ import { ok } from '../../lib/envelope';
 import { actorOf, requirePermission } from '../../plugins/auth';
 import { sendDownload } from '../audit/export-file';
 import { trackExport } from '../export-progress/export-progress.service';
+import type { FileStore } from '../files/store/store';
 import { signerOf } from '../signature/signature.service';
 import { DEFAULT_ACTIVATION_ENERGY_KJ } from '../telemetry/mkt';
 import { equipmentDetail, pageEquipment, saveEquipment, sensorOptions } from './equipment.service';
@@ -35,9 +36,9 @@ import { deleteType, pageTypes, saveType, typeDetail } from './equipment-types.s
 
 /** Cold-chain equipment calls (docs/API.md "Equipment"): `equipment:view` reads, `equipment:edit` changes. */
 export const equipmentRoutes: FastifyPluginAsyncZod<{
-  uploadDir: string;
+  files: FileStore;
   mktActivationEnergyKj?: number;
-}> = async (app, { uploadDir, mktActivationEnergyKj = DEFAULT_ACTIVATION_ENERGY_KJ }) => {
+}> = async (app, { files, mktActivationEnergyKj = DEFAULT_ACTIVATION_ENERGY_KJ }) => {
   const canView = { preHandler: requirePermission('equipment:view') };
   const canEdit = { preHandler: requirePermission('equipment:edit') };
 
@@ -45,7 +46,9 @@ export const equipmentRoutes: FastifyPluginAsyncZod<{
     '/api/equipmentType/saveType',
     { ...canEdit, schema: { body: SaveEquipmentTypeRequest } },
     async (request) =>
-      ok(await saveType(app.db, actorOf(request), request.body, { uploadDir, language: request.language })),
+      ok(
+        await saveType(app.db, actorOf(request), request.body, { store: files, language: request.language }),
+      ),
   );
   app.post(
     '/api/equipmentType/pageTypes',
@@ -72,7 +75,7 @@ export const equipmentRoutes: FastifyPluginAsyncZod<{
     async (request) =>
       ok(
         await saveEquipment(app.db, actorOf(request), request.auth, request.body, {
-          uploadDir,
+          store: files,
           language: request.language,
         }),
       ),
@@ -101,7 +104,7 @@ export const equipmentRoutes: FastifyPluginAsyncZod<{
     async (request) =>
       ok(
         await addRecord(app.db, actorOf(request), request.auth, signerOf(request), request.body, {
-          uploadDir,
+          store: files,
           language: request.language,
         }),
       ),

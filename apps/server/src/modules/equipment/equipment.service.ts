@@ -17,6 +17,7 @@ import { idFromWire, idToWire } from '../../lib/ids';
 import type { Auth } from '../../plugins/auth';
 import { type Actor, recordAudit } from '../audit/audit.service';
 import { devices, sensors } from '../devices/devices.table';
+import type { FileStore } from '../files/store/store';
 import { deviceGroups } from '../groups/groups.table';
 import { assertDepartmentInScope, editableDevices } from '../org/access';
 import { departments } from '../org/org.table';
@@ -26,7 +27,7 @@ import { acceptValues, attributeIssues, currentValues, valuesFit } from './equip
 import { alarmSuppressedNow } from './equipment-suppression';
 import { presentType, typeOf } from './equipment-types.service';
 
-type Files = { uploadDir: string; language: WireLanguage };
+type Files = { store: FileStore; language: WireLanguage };
 
 async function groupOf(db: Queryable, companyId: number, wireId: string | undefined, current: number | null) {
   if (wireId === undefined) return current;

@@ -1,6 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { WireLanguage } from '@coldchain/contract';
 import {
   UPLOAD_URL_PREFIX,
@@ -10,7 +8,8 @@ import {
 } from '@coldchain/contract';
 import { uploadPurposeNames } from '../../i18n/catalogues/profile';
 import { AppError } from '../../lib/app-error';
-import { type SniffedType, sniffFileType } from './file-type';
+import { CONTENT_TYPES, type SniffedType, sniffFileType } from './file-type';
+import { type FileStore, readStoredBytes, type StoredFile } from './store/store';
 
 /** Stored names are 128 random bits: the name is the only key to a file, so it must not be guessable. */
 export const STORED_NAME_PATTERN = /^[a-f0-9]{32}\.(jpg|png|gif|webp|pdf)$/;
@@ -39,16 +38,17 @@ export function checkUpload(purpose: UploadPurposeName, bytes: Buffer, language:
   return type;
 }
 
-/** Writes a checked file under a new random name and returns where it is served. */
-export async function writeUpload(
-  uploadDir: string,
-  bytes: Buffer,
-  type: SniffedType,
-): Promise<UploadResult> {
+/** Stores a checked file under a new random name and returns where it is served. */
+export async function writeUpload(files: FileStore, bytes: Buffer, type: SniffedType): Promise<UploadResult> {
   const name = `${randomBytes(16).toString('hex')}.${type}`;
-  await mkdir(uploadDir, { recursive: true });
-  await writeFile(path.join(uploadDir, name), bytes, { flag: 'wx' });
+  await files.put(name, bytes, { contentType: CONTENT_TYPES[type] });
   return { url: `${UPLOAD_URL_PREFIX}${name}`, size: bytes.length, type };
+}
+
+/** The stored name of an upload path (`/files/<name>`), or null when the path is not one of ours. */
+export function uploadName(url: string): string | null {
+  const name = url.startsWith(UPLOAD_URL_PREFIX) ? url.slice(UPLOAD_URL_PREFIX.length) : '';
+  return STORED_NAME_PATTERN.test(name) ? name : null;
 }
 
 /**
@@ -57,11 +57,16 @@ export async function writeUpload(
  * `checkUpload`, so a path to a file stored for another purpose is refused too.
  */
 export async function readUpload(
-  uploadDir: string,
+  files: FileStore,
   url: string,
 ): Promise<{ name: string; bytes: Buffer } | null> {
-  const name = url.startsWith(UPLOAD_URL_PREFIX) ? url.slice(UPLOAD_URL_PREFIX.length) : '';
-  if (!STORED_NAME_PATTERN.test(name)) return null;
-  const bytes = await readFile(path.join(uploadDir, name)).catch(() => null);
-  return bytes ? { name, bytes } : null;
+  const name = uploadName(url);
+  const bytes = name ? await readStoredBytes(files, name) : null;
+  return name && bytes ? { name, bytes } : null;
+}
+
+/** An uploaded file as a stream to send (a download), or null like `readUpload`. */
+export async function openUpload(files: FileStore, url: string): Promise<StoredFile | null> {
+  const name = uploadName(url);
+  return name ? files.get(name) : null;
 }

@@ -19,6 +19,7 @@ import { type Actor, recordAudit } from '../audit/audit.service';
 import { sendDownload } from '../audit/export-file';
 import { requireService } from '../companies/service-gate';
 import { receiveMultipart } from '../files/multipart-body';
+import type { FileStore } from '../files/store/store';
 import type { Mailer } from '../notify/mailer';
 import { signerOf } from '../signature/signature.service';
 import {
@@ -34,7 +35,7 @@ import { linkDeliveryId, linkPhoto, linkReceive, receiveDelivery, sendReceiptLin
 import { deliveryDetail, type Viewer, visibleDelivery } from './delivery-view';
 
 export interface DeliveryRouteOptions {
-  uploadDir: string;
+  files: FileStore;
   mailer: Mailer | null;
   /** Where the console is reached from outside: receipt links point there. */
   baseUrl: string;
@@ -98,7 +99,7 @@ export const logisticsDeliveryRoutes: FastifyPluginAsyncZod<DeliveryRouteOptions
     { ...canEdit, schema: { body: ReceiveDeliveryRequest } },
     async (request) => {
       await receiveDelivery(app.db, signerOf(request), actorOf(request), request.body, {
-        uploadDir: options.uploadDir,
+        store: options.files,
         language: request.language,
       });
       return ok(null);
@@ -122,7 +123,7 @@ export const logisticsDeliveryRoutes: FastifyPluginAsyncZod<DeliveryRouteOptions
         request.body.format,
         request.language,
         request.body.timeZone,
-        { uploadDir: options.uploadDir },
+        { store: options.files },
       );
       await auditNote(app.db, actorOf(request), row.id, row.orderNo, request.body.format);
       return sendDownload(reply, file);
@@ -139,7 +140,7 @@ export const logisticsDeliveryRoutes: FastifyPluginAsyncZod<DeliveryRouteOptions
     async (request) => {
       await linkReceive(app.db, request.body, {
         ip: request.ip ?? '',
-        uploadDir: options.uploadDir,
+        store: options.files,
         language: request.language,
       });
       return ok(null);
@@ -152,7 +153,7 @@ export const logisticsDeliveryRoutes: FastifyPluginAsyncZod<DeliveryRouteOptions
       const { files, fields } = await receiveMultipart(request, 1);
       return ok(
         await linkPhoto(app.db, fields.token, files[0], {
-          uploadDir: options.uploadDir,
+          store: options.files,
           language: request.language,
         }),
       );
@@ -171,7 +172,7 @@ export const logisticsDeliveryRoutes: FastifyPluginAsyncZod<DeliveryRouteOptions
         request.body.format,
         request.language,
         request.body.timeZone,
-        { uploadDir: options.uploadDir },
+        { store: options.files },
       );
       await auditNote(
         app.db,

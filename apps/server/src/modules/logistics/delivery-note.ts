@@ -4,6 +4,7 @@ import type { Queryable } from '../../db/client';
 import { buildExportFile, type Download } from '../audit/export-file';
 import { companies } from '../companies/companies.table';
 import { readUpload } from '../files/file-store';
+import type { FileStore } from '../files/store/store';
 import { thinSeries } from '../reports/pdf-chart';
 import { type PdfReport, type PdfSection, renderPdf } from '../reports/pdf-writer';
 import { sampleAtInterval } from '../reports/report-figures';
@@ -23,13 +24,13 @@ const CHART_POINTS = 600;
  * the signature a link receiver drew (a PNG data URL). A photo whose file is gone is left out.
  */
 async function receiptImages(
-  uploadDir: string,
+  store: FileStore,
   photo: string | null,
   drawn: string | undefined,
   text: { photo: string; drawnSignature: string },
 ) {
   const images: Array<{ caption: string; bytes: Buffer }> = [];
-  const stored = photo ? await readUpload(uploadDir, photo) : null;
+  const stored = photo ? await readUpload(store, photo) : null;
   if (stored) images.push({ caption: text.photo, bytes: stored.bytes });
   if (drawn?.startsWith(PNG_DATA_URL))
     images.push({
@@ -56,7 +57,7 @@ export async function deliveryNote(
   format: 'pdf' | 'xlsx',
   language: WireLanguage,
   timeZone: string,
-  files: { uploadDir: string },
+  files: { store: FileStore },
   now = Date.now(),
 ): Promise<Download> {
   const text = noteTexts[language];
@@ -245,7 +246,7 @@ export async function deliveryNote(
       kind: 'paragraph',
       text: text.manifestation(signature.signedBy, at(signature.signedAt), method),
     });
-    const images = await receiptImages(files.uploadDir, row.receiptPhoto, signature.image, text);
+    const images = await receiptImages(files.store, row.receiptPhoto, signature.image, text);
     if (images.length > 0)
       sections.push({ kind: 'images', height: 160, images, unprintable: text.unprintable });
   }

@@ -16,6 +16,7 @@ import { idFromWire } from '../../lib/ids';
 import { hashToken, newToken } from '../../lib/tokens';
 import { type Actor, recordAudit } from '../audit/audit.service';
 import { checkUpload, readUpload, writeUpload } from '../files/file-store';
+import type { FileStore } from '../files/store/store';
 import type { Mailer } from '../notify/mailer';
 import { sendMessage } from '../notify/outbox.service';
 import { loadSigner, type Signer, verifySignature } from '../signature/signature.service';
@@ -34,9 +35,9 @@ function checkPhoto(bytes: Buffer, language: WireLanguage) {
  * A photo of the goods at the door: an image the caller uploaded (`/api/file/upload`, or
  * `/api/logistics/linkPhoto` from a receipt link).
  */
-async function acceptPhoto(uploadDir: string, url: string | undefined, language: WireLanguage) {
+async function acceptPhoto(store: FileStore, url: string | undefined, language: WireLanguage) {
   if (!url) return '';
-  const stored = await readUpload(uploadDir, url);
+  const stored = await readUpload(store, url);
   if (!stored) throw new AppError('LOGISTICS_PHOTO_NOT_FOUND');
   checkPhoto(stored.bytes, language);
   return url;
@@ -101,12 +102,12 @@ export async function receiveDelivery(
   who: Signer,
   actor: Actor,
   input: ReceiveDeliveryRequest,
-  files: { uploadDir: string; language: WireLanguage },
+  files: { store: FileStore; language: WireLanguage },
 ): Promise<void> {
   const state = await loadSigner(db, who);
   if (state.signCheck) await verifySignature(db, who, state, input.signPassword);
   const method = state.signCheck ? ('password' as const) : ('account' as const);
-  const photo = await acceptPhoto(files.uploadDir, input.photo, files.language);
+  const photo = await acceptPhoto(files.store, input.photo, files.language);
   await db.transaction(async (tx) => {
     const [row] = await tx
       .select()
@@ -224,11 +225,11 @@ export async function linkDeliveryId(db: Queryable, token: string, now = Date.no
 export async function linkReceive(
   db: Db,
   input: LinkReceiveRequest,
-  who: { ip: string; uploadDir: string; language: WireLanguage },
+  who: { ip: string; store: FileStore; language: WireLanguage },
   now = Date.now(),
 ) {
   const deliveryId = await linkDeliveryId(db, input.token, now);
-  const photo = await acceptPhoto(who.uploadDir, input.photo, who.language);
+  const photo = await acceptPhoto(who.store, input.photo, who.language);
   await db.transaction(async (tx) => {
     const [row] = await tx.select().from(t).where(eq(t.id, deliveryId)).for('update');
     if (!row) throw new AppError('LOGISTICS_DELIVERY_NOT_FOUND');
@@ -263,7 +264,7 @@ export async function linkPhoto(
   db: Db,
   token: string | undefined,
   bytes: Buffer | undefined,
-  files: { uploadDir: string; language: WireLanguage },
+  files: { store: FileStore; language: WireLanguage },
   now = Date.now(),
 ): Promise<UploadResult> {
   if (!LinkReceiptRequest.safeParse({ token }).success) throw new AppError('LOGISTICS_LINK_EXPIRED');
@@ -272,5 +273,5 @@ export async function linkPhoto(
   if (!row) throw new AppError('LOGISTICS_DELIVERY_NOT_FOUND');
   requireState(row, [DeliveryState.Arrived]);
   if (!bytes) throw new AppError('UPLOAD_NO_FILE');
-  return writeUpload(files.uploadDir, bytes, checkPhoto(bytes, files.language));
+  return writeUpload(files.store, bytes, checkPhoto(bytes, files.language));
 }

@@ -12,6 +12,7 @@ import { idFromWire } from '../../lib/ids';
 import { actorOf, requireCompany, requirePermission } from '../../plugins/auth';
 import { sendDownload } from '../audit/export-file';
 import { requireService } from '../companies/service-gate';
+import type { FileStore } from '../files/store/store';
 import type { JobQueue } from '../jobs/job-queue';
 import { runLinkRoute } from '../scheduled-reports/run-link.routes';
 import {
@@ -32,9 +33,9 @@ import { OPERATION_LINK_PATH } from './operation-run';
  * reads a report's figures and downloads its PDF; `report:edit` saves, deletes and runs tasks.
  * A member of a department sees the tasks of their department and those below it.
  */
-export const operationReportRoutes: FastifyPluginAsyncZod<{ queue: JobQueue; uploadDir: string }> = async (
+export const operationReportRoutes: FastifyPluginAsyncZod<{ queue: JobQueue; files: FileStore }> = async (
   app,
-  { queue, uploadDir },
+  { queue, files },
 ) => {
   // The supplier's operation report service gates every call (modules/companies/service-gate.ts).
   const service = requireService('service:operationReport');
@@ -105,7 +106,7 @@ export const operationReportRoutes: FastifyPluginAsyncZod<{ queue: JobQueue; upl
         eq(operationReportRuns.id, idFromWire(request.body.id) ?? -1),
         visibleOperationRuns(request.auth),
       )!;
-      return sendDownload(reply, await operationRunFile(app.db, uploadDir, where));
+      return sendDownload(reply, await operationRunFile(app.db, files, where));
     },
   );
 
@@ -114,6 +115,6 @@ export const operationReportRoutes: FastifyPluginAsyncZod<{ queue: JobQueue; upl
     path: OPERATION_LINK_PATH,
     runs: operationReportRuns,
     queue,
-    file: (runId) => operationRunFile(app.db, uploadDir, sql`${operationReportRuns.id} = ${runId}`),
+    file: (runId) => operationRunFile(app.db, files, sql`${operationReportRuns.id} = ${runId}`),
   });
 };

@@ -17,9 +17,10 @@ import { idFromWire, idToWire } from '../../lib/ids';
 import type { Auth } from '../../plugins/auth';
 import type { Actor } from '../audit/audit.service';
 import type { Download } from '../audit/export-file';
+import type { FileStore } from '../files/store/store';
 import type { JobQueue } from '../jobs/job-queue';
 import { departments } from '../org/org.table';
-import { readReportFile } from '../reports/report-files.service';
+import { openReportFile } from '../reports/report-files.service';
 import { reportFiles } from '../reports/report-files.table';
 import { taskWrites } from '../scheduled-reports/task-writes';
 import {
@@ -292,16 +293,16 @@ export async function operationRunFigures(
 }
 
 /** The stored PDF of a run: `downloadRun` passes the caller's visibility, the signed link the run id. */
-export async function operationRunFile(db: Db, uploadDir: string, where: SQL): Promise<Download> {
+export async function operationRunFile(db: Db, files: FileStore, where: SQL): Promise<Download> {
   const [row] = await db
     .select({ fileName: runs.fileName, storedPath: reportFiles.storedPath })
     .from(runs)
     .leftJoin(reportFiles, eq(reportFiles.id, runs.reportFileId))
     .where(where);
   if (!row) throw new AppError('OPERATION_RUN_NOT_FOUND');
-  const body = row.storedPath ? await readReportFile(uploadDir, row.storedPath) : null;
-  if (!body || !row.fileName) throw new AppError('OPERATION_FILE_GONE');
-  return { body, filename: row.fileName, contentType: 'application/pdf' };
+  const file = row.storedPath && row.fileName ? await openReportFile(files, row.storedPath) : null;
+  if (!file) throw new AppError('OPERATION_FILE_GONE');
+  return { body: file.body, size: file.size, filename: row.fileName!, contentType: 'application/pdf' };
 }
 
 export { visibleRuns as visibleOperationRuns };

@@ -76,7 +76,7 @@ const jobs = scheduledReportJobs<OperationTaskRow, OperationRunRow, OperationDep
       .select({ storedPath: reportFiles.storedPath })
       .from(reportFiles)
       .where(eq(reportFiles.id, run.reportFileId));
-    return file?.storedPath ? readReportFile(deps.uploadDir, file.storedPath) : null;
+    return file?.storedPath ? readReportFile(deps.files, file.storedPath) : null;
   },
   async makeFile(deps, task, run, now) {
     const { db } = deps;
@@ -92,7 +92,7 @@ const jobs = scheduledReportJobs<OperationTaskRow, OperationRunRow, OperationDep
       operationReportModel(figures, { taskName: task.name, generatedBy, language: task.language }),
     );
     const fileName = `operation-report-${dayStamp(figures.startTime, task.timeZone)}-${dayStamp(figures.endTime, task.timeZone)}.pdf`;
-    const stored = await recordReportFile(db, deps.uploadDir, {
+    const stored = await recordReportFile(db, deps.files, {
       companyId: task.companyId,
       kind: 'operation',
       fileName,

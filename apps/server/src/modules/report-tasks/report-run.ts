@@ -9,7 +9,7 @@ import {
   scheduledReportJobs,
 } from '../scheduled-reports/scheduled-run';
 import { buildReportFile } from './report-file';
-import { readReportFile } from './report-store';
+import { readRunFile } from './report-store';
 import { type ReportRunRow, type ReportTaskRow, reportRuns, reportTasks } from './report-tasks.table';
 import { nextRunAfter, periodEndedAt } from './schedule';
 
@@ -24,7 +24,7 @@ export type ReportDeps = ScheduledReportDeps;
 /**
  * Backup tasks on the one scheduled-report mechanism (scheduled-reports/scheduled-run.ts). A
  * run's file is made as the task's owner (report-file.ts) and kept as a generated file of the
- * company (data centre, verifyReport), under UPLOAD_DIR/reports/. A refusal (too many rows, owner
+ * company (data centre, verifyReport), under `reports/` in the file store. A refusal (too many rows, owner
  * without the right, an input the export refuses) ends the run as failed with its message.
  */
 const jobs = scheduledReportJobs<ReportTaskRow, ReportRunRow, ReportDeps>({
@@ -33,14 +33,14 @@ const jobs = scheduledReportJobs<ReportTaskRow, ReportRunRow, ReportDeps>({
   kinds: { scheduled: SCHEDULED_KIND, run: RUN_KIND },
   nextRunAfter: (task, after) => nextRunAfter(task.frequency, task.timeZone, after),
   periodEndedAt: (task, at) => periodEndedAt(task.frequency, task.timeZone, at),
-  storedBody: async (deps, run) => (run.storedName ? readReportFile(deps.uploadDir, run.storedName) : null),
+  storedBody: async (deps, run) => (run.storedName ? readRunFile(deps.files, run.storedName) : null),
   async makeFile(deps, task, run) {
     const { db } = deps;
     const file = await buildReportFile(db, task, {
       startTime: run.periodStart.getTime(),
       endTime: run.periodEnd.getTime(),
     });
-    const { storedPath } = await recordReportFile(db, deps.uploadDir, {
+    const { storedPath } = await recordReportFile(db, deps.files, {
       companyId: task.companyId,
       kind: `backup.${task.type}`,
       fileName: file.fileName,

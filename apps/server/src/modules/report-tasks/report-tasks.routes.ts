@@ -12,6 +12,7 @@ import { idFromWire } from '../../lib/ids';
 import { actorOf, requireCompany, requirePermission } from '../../plugins/auth';
 import { sendDownload } from '../audit/export-file';
 import { requireService } from '../companies/service-gate';
+import type { FileStore } from '../files/store/store';
 import type { JobQueue } from '../jobs/job-queue';
 import { runLinkRoute } from '../scheduled-reports/run-link.routes';
 import { REPORT_LINK_PATH } from './report-run';
@@ -31,9 +32,9 @@ import { reportRuns } from './report-tasks.table';
  * saving, deleting and "run now" need `backup:edit`. Everything is of the company in scope; the
  * devices a task names must be ones the caller sees (department scope and grants).
  */
-export const reportTaskRoutes: FastifyPluginAsyncZod<{ queue: JobQueue; uploadDir: string }> = async (
+export const reportTaskRoutes: FastifyPluginAsyncZod<{ queue: JobQueue; files: FileStore }> = async (
   app,
-  { queue, uploadDir },
+  { queue, files },
 ) => {
   // The supplier's data backup service gates every call (modules/companies/service-gate.ts).
   const service = requireService('service:dataBackup');
@@ -75,7 +76,7 @@ export const reportTaskRoutes: FastifyPluginAsyncZod<{ queue: JobQueue; uploadDi
     async (request, reply) => {
       requireCompany(request.auth);
       const where = and(eq(reportRuns.id, idFromWire(request.body.id)!), visibleTasks(request.auth))!;
-      return sendDownload(reply, await runFile(app.db, uploadDir, where));
+      return sendDownload(reply, await runFile(app.db, files, where));
     },
   );
 
@@ -84,6 +85,6 @@ export const reportTaskRoutes: FastifyPluginAsyncZod<{ queue: JobQueue; uploadDi
     path: REPORT_LINK_PATH,
     runs: reportRuns,
     queue,
-    file: (runId) => runFile(app.db, uploadDir, eq(reportRuns.id, runId)),
+    file: (runId) => runFile(app.db, files, eq(reportRuns.id, runId)),
   });
 };

@@ -19,11 +19,12 @@ import type { Actor } from '../audit/audit.service';
 import type { Download } from '../audit/export-file';
 import { devices } from '../devices/devices.table';
 import { equipment } from '../equipment/equipment.table';
+import type { FileStore } from '../files/store/store';
 import type { JobQueue } from '../jobs/job-queue';
 import { membersAmong, visibleDevices } from '../org/access';
 import { taskWrites } from '../scheduled-reports/task-writes';
 import { enqueueRun, scheduleOccurrence } from './report-run';
-import { readReportFile } from './report-store';
+import { openRunFile } from './report-store';
 import { type ReportTaskRow, reportRuns, reportTasks } from './report-tasks.table';
 import { nextRunAfter, periodEndedAt } from './schedule';
 
@@ -238,7 +239,7 @@ export async function pageRuns(
 }
 
 /** The stored file of a run, for `downloadRun` (of a task the caller sees) and the signed link. */
-export async function runFile(db: Db, uploadDir: string, where: SQL): Promise<Download> {
+export async function runFile(db: Db, files: FileStore, where: SQL): Promise<Download> {
   const [row] = await db
     .select({ run: reportRuns })
     .from(reportRuns)
@@ -246,7 +247,7 @@ export async function runFile(db: Db, uploadDir: string, where: SQL): Promise<Do
     .where(where);
   const run = row?.run;
   if (!run) throw new AppError('REPORT_RUN_NOT_FOUND');
-  const body = run.storedName ? await readReportFile(uploadDir, run.storedName) : null;
-  if (!body) throw new AppError('REPORT_FILE_GONE');
-  return { body, filename: run.fileName!, contentType: run.contentType! };
+  const file = run.storedName ? await openRunFile(files, run.storedName) : null;
+  if (!file) throw new AppError('REPORT_FILE_GONE');
+  return { body: file.body, size: file.size, filename: run.fileName!, contentType: run.contentType! };
 }

@@ -1,18 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { VerifyReportAnswer } from '@coldchain/contract';
 import { and, desc, eq, or } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
-import { writeUpload } from '../files/file-store';
+import { contentTypeOfKey, type FileStore, readStoredBytes, type StoredFile } from '../files/store/store';
 import { users } from '../users/users.table';
 import { sha256Hex } from './pdf-writer';
 import { reportFiles } from './report-files.table';
 
 /**
- * Generated report files live in `<upload dir>/reports/`, out of reach of the public `/files/:name`
- * route (it serves the upload directory's top level only): a report is downloaded through a call
- * that checks the caller, never by its name alone.
+ * Generated report files live under `reports/` in the file store (`<upload dir>/reports/` on disk),
+ * out of reach of the public `/files/:name` route (it serves the top level only): a report is
+ * downloaded through a call that checks the caller, never by its name alone.
  */
 const REPORTS_SUBDIR = 'reports';
 
@@ -39,21 +37,13 @@ export interface NewReportFile {
  */
 export async function recordReportFile(
   db: Queryable,
-  uploadDir: string,
+  files: FileStore,
   file: NewReportFile,
 ): Promise<{ id: number; storedPath: string }> {
-  const dir = path.join(uploadDir, REPORTS_SUBDIR);
-  let name: string;
-  if (file.format === 'pdf') {
-    // The one file store (modules/files): a random 128-bit name, never overwritten.
-    name = (await writeUpload(dir, file.bytes, 'pdf')).url.split('/').pop()!;
-  } else {
-    name = `${randomBytes(16).toString('hex')}.${file.format}`;
-    await mkdir(dir, { recursive: true });
-    await writeFile(path.join(dir, name), file.bytes, { flag: 'wx' });
-  }
+  // A random 128-bit name, never overwritten; stored before the row, so a row always has its file.
+  const storedPath = `${REPORTS_SUBDIR}/${randomBytes(16).toString('hex')}.${file.format}`;
+  await files.put(storedPath, file.bytes, { contentType: contentTypeOfKey(storedPath) });
   const fileSha256 = sha256Hex(file.bytes);
-  const storedPath = `${REPORTS_SUBDIR}/${name}`;
   const [row] = await db
     .insert(reportFiles)
     .values({
@@ -107,10 +97,17 @@ export async function recordExportPdf(
   });
 }
 
-/** The bytes of a recorded file, from its stored path; null when the file is gone. */
-export async function readReportFile(uploadDir: string, storedPath: string): Promise<Buffer | null> {
-  if (!/^reports\/[a-f0-9]{32}\.(pdf|xlsx|csv)$/.test(storedPath)) return null;
-  return readFile(path.join(uploadDir, storedPath)).catch(() => null);
+/** `reports/<128-bit name>.<format>`: anything else in a row is not read. */
+const STORED_PATH = /^reports\/[a-f0-9]{32}\.(pdf|xlsx|csv)$/;
+
+/** The bytes of a recorded file, from its stored path (to attach it to a mail); null when it is gone. */
+export async function readReportFile(files: FileStore, storedPath: string): Promise<Buffer | null> {
+  return STORED_PATH.test(storedPath) ? readStoredBytes(files, storedPath) : null;
+}
+
+/** A recorded file as a stream to download; null when the path is not one of ours or the file is gone. */
+export async function openReportFile(files: FileStore, storedPath: string): Promise<StoredFile | null> {
+  return STORED_PATH.test(storedPath) ? files.get(storedPath) : null;
 }
 
 /**

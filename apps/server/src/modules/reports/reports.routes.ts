@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ok } from '../../lib/envelope';
 import { actorOf, requireCompany, requirePermission } from '../../plugins/auth';
 import { sendDownload } from '../audit/export-file';
+import type { FileStore } from '../files/store/store';
 import { visibleDevices } from '../org/access';
 import { signerOf } from '../signature/signature.service';
 import { generateEquipmentReport } from './equipment-report';
@@ -15,7 +16,7 @@ import { generateSensorReport } from './sensor-report';
  * report's fingerprint needs `report:view` and finds the company's own files only.
  */
 export const reportRoutes: FastifyPluginAsyncZod<{
-  uploadDir: string;
+  files: FileStore;
   mktActivationEnergyKj: number;
 }> = async (app, options) => {
   app.post(
@@ -24,7 +25,7 @@ export const reportRoutes: FastifyPluginAsyncZod<{
     async (request, reply) => {
       const report = await generateSensorReport(
         app.db,
-        { uploadDir: options.uploadDir, activationEnergyKj: options.mktActivationEnergyKj },
+        { files: options.files, activationEnergyKj: options.mktActivationEnergyKj },
         signerOf(request),
         actorOf(request),
         visibleDevices(request.auth),
@@ -48,7 +49,7 @@ export const reportRoutes: FastifyPluginAsyncZod<{
     async (request, reply) => {
       const report = await generateEquipmentReport(
         app.db,
-        { uploadDir: options.uploadDir, activationEnergyKj: options.mktActivationEnergyKj },
+        { files: options.files, activationEnergyKj: options.mktActivationEnergyKj },
         signerOf(request),
         actorOf(request),
         request.auth,

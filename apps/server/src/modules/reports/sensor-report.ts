@@ -12,6 +12,7 @@ import { reportTexts } from '../../i18n/catalogues/reports';
 import { AppError } from '../../lib/app-error';
 import { type Actor, recordAudit } from '../audit/audit.service';
 import { dayStamp } from '../audit/export-file';
+import type { FileStore } from '../files/store/store';
 import { loadSigner, type Signer, verifySignature } from '../signature/signature.service';
 import { thinSeries } from './pdf-chart';
 import { type PdfReport, type PdfSection, renderPdf } from './pdf-writer';
@@ -242,7 +243,7 @@ export interface ReportDraft {
  */
 export async function issueReport(
   db: Db,
-  uploadDir: string,
+  files: FileStore,
   who: Signer,
   actor: Actor,
   request: { kind: 'sensorReport' | 'equipmentReport'; input: ReportPeriod & Record<string, unknown> },
@@ -261,7 +262,7 @@ export async function issueReport(
   const { document, fileName } = await draft({ generatedAt, generatedBy: signer.name, signatures });
   const pdf = await renderPdf(document);
   await db.transaction(async (tx) => {
-    const file = await recordReportFile(tx, uploadDir, {
+    const file = await recordReportFile(tx, files, {
       companyId: actor.companyId,
       kind,
       fileName,
@@ -286,14 +287,14 @@ export async function issueReport(
 /** `/api/report/sensorReport`: one sensor the caller may see (`scope`, as historyData). */
 export async function generateSensorReport(
   db: Db,
-  options: { uploadDir: string; activationEnergyKj: number },
+  options: { files: FileStore; activationEnergyKj: number },
   who: Signer,
   actor: Actor,
   scope: SQL,
   input: SensorReportRequest,
   language: WireLanguage,
 ): Promise<GeneratedReport> {
-  return issueReport(db, options.uploadDir, who, actor, { kind: 'sensorReport', input }, async (context) => {
+  return issueReport(db, options.files, who, actor, { kind: 'sensorReport', input }, async (context) => {
     const data = await loadSensorReportData(db, scope, input, options.activationEnergyKj);
     const zone = input.timeZone ?? 'UTC';
     return {

@@ -9,6 +9,7 @@ import { AppError } from '../../lib/app-error';
 import { formatInstant } from '../audit/export-file';
 import { companyMembers } from '../companies/companies.table';
 import { formatBytes } from '../files/file-store';
+import type { FileStore } from '../files/store/store';
 import { enqueueJob, type JobQueue } from '../jobs/job-queue';
 import type { Mailer } from '../notify/mailer';
 import { users } from '../users/users.table';
@@ -26,7 +27,8 @@ export interface ScheduledReportDeps {
   queue: JobQueue;
   mailer: Mailer | null;
   log: FastifyBaseLogger;
-  uploadDir: string;
+  /** Where run files are kept (modules/files/store). */
+  files: FileStore;
   attachMaxBytes: number;
   /** Where links in e-mails point: PUBLIC_URL, else this server. */
   baseUrl: string;
