@@ -121,7 +121,7 @@ export async function runServer(config: Config, database: Database) {
     : null;
   // `/readyz` answers 503 until the broker is attached, and while it is down (modules/system/readiness.ts).
   if (broker) app.readiness.attachBroker(() => broker.listening());
-  if (external) app.readiness.attachBroker(() => external.client.connected);
+  if (external) app.readiness.attachBroker(() => external.connected());
   /** Devices first (no new readings), then HTTP and sockets (waiting for queued writes), then the database. */
   const shutdown = async () => {
     await broker?.close();
