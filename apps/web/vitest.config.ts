@@ -8,8 +8,10 @@ export default mergeConfig(
       environment: 'jsdom',
       include: ['src/**/*.test.{ts,tsx}'],
       setupFiles: ['src/test/setup.ts'],
-      // antd components are heavy to render in jsdom on a 2-core machine.
-      testTimeout: 20_000,
+      // antd components are heavy to render in jsdom on a 2-core machine, and `npm test` runs this
+      // suite beside the server's (which starts servers, nginx and Mosquitto): the longest dialog
+      // walks take 8-18 s alone and went past 20 s under that load.
+      testTimeout: 40_000,
       // Vitest's default is cores minus one: a single worker on a 2-core machine.
       maxWorkers: 2,
       // Files share a worker's loaded modules (antd, the pages) instead of loading them once per
