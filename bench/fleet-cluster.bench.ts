@@ -23,15 +23,13 @@ import {
   assertOpenFileLimit,
   collect,
   cpuSeconds,
+  DEVICES_PER_PROCESS,
   importInventory,
   type LatencyFigures,
   latencyFigures,
   login,
   Simulator,
 } from './fleet.bench';
-
-/** Connections per simulator process, as in fleet.bench.ts. */
-const DEVICES_PER_PROCESS = 20_000;
 
 export interface ClusterFigures {
   label: string;
@@ -205,12 +203,7 @@ export async function benchFleetCluster(
     return figures;
   } finally {
     await probe?.close().catch(() => undefined);
-    await Promise.all(
-      simulators.map(async (s) => {
-        s.child.send({ id: 0, command: { cmd: 'exit' } });
-        if (s.child.exitCode === null) await new Promise((r) => s.child.once('exit', r));
-      }),
-    );
+    await Promise.all(simulators.map((s) => s.exit()));
     for (const instance of instances) {
       instance.child.kill('SIGTERM');
       if (instance.child.exitCode === null) await new Promise((r) => instance.child.once('exit', r));

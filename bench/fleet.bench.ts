@@ -78,7 +78,7 @@ export interface FleetFigures {
 /** Sockets a process may hold besides the devices' (files, the database, HTTP). */
 const FD_MARGIN = 1_000;
 /** Connections per simulator process: below the ephemeral ports of one local address (28k here). */
-const DEVICES_PER_PROCESS = 20_000;
+export const DEVICES_PER_PROCESS = 20_000;
 
 /** The soft limit of open files of this process, which children inherit. */
 export function openFileLimit(): number {
@@ -152,6 +152,12 @@ export class Simulator {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     return new Simulator(child);
+  }
+
+  /** Closes its connections and waits until the process has exited. */
+  async exit(): Promise<void> {
+    this.child.send({ id: 0, command: { cmd: 'exit' } });
+    if (this.child.exitCode === null) await new Promise((r) => this.child.once('exit', r));
   }
 
   call<T>(command: FleetCommand): Promise<T> {
@@ -437,12 +443,7 @@ export async function benchFleet(label: string, options: FleetOptions): Promise<
     return figures;
   } finally {
     await probe?.close().catch(() => undefined);
-    await Promise.all(
-      simulators.map(async (s) => {
-        s.child.send({ id: 0, command: { cmd: 'exit' } });
-        if (s.child.exitCode === null) await new Promise((r) => s.child.once('exit', r));
-      }),
-    );
+    await Promise.all(simulators.map((s) => s.exit()));
     if (server) await stopServer(server);
     if (!options.keepDir) rmSync(dataDir, { recursive: true, force: true });
   }

@@ -20,9 +20,9 @@
  *   receipt-signature, receipt-submit, receipt-note
  */
 import { readFile } from 'node:fs/promises';
-import { crc32, deflateSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { solidPng } from '../../apps/server/src/test/png';
 import type { DeliveryDetail } from '../../packages/contract/src/logistics';
 import { loginAsDemo, newPage, useBrowser } from '../support/browser';
 import { consoleCall } from '../support/console-call';
@@ -35,30 +35,6 @@ import {
   untranslatedText,
 } from '../support/page-checks';
 import { startSimulator } from '../support/simulator';
-
-/** A real PNG of one colour, for the receipt photo (the note's PDF prints it). */
-function solidPng(width: number, height: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header[8] = 8;
-  header[9] = 2;
-  const row = Buffer.from([0, ...Array.from({ length: width }, () => [40, 110, 190]).flat()]);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(Buffer.concat(Array.from({ length: height }, () => row)))),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
 
 const SERIAL = 'SIM1014';
 /** The second test's logger, for the receipt by link. */
@@ -275,7 +251,7 @@ describe('delivery and receiving orders', () => {
     await receiver.getByTestId('receipt-photo').setInputFiles({
       name: 'boxes.png',
       mimeType: 'image/png',
-      buffer: solidPng(48, 32),
+      buffer: solidPng(48, 32, [40, 110, 190]),
     });
     await receiver.getByTestId('receipt-photo-preview').waitFor();
     await receiver.getByTestId('receipt-name').fill('Chen Jie');

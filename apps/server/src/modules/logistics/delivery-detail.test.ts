@@ -210,17 +210,20 @@ describe('delivery detail: the recorded route and the receipt photo', () => {
       ]),
     });
   };
-  const msgOf = (response: { json(): unknown }) => (response.json() as { msgContent: string }).msgContent;
-
-  it('lets a receiver outside the platform attach a photo through the link, printed on the delivery note with the drawn signature', async () => {
-    const o = await departedOrder();
-    const token = (
+  /** A new receipt link of the order, sent to the door; its token. */
+  const receiptLinkToken = async (o: Awaited<ReturnType<typeof departedOrder>>) =>
+    (
       await o.sender.post<{ url: string }>('/api/logistics/sendReceiptLink', {
         id: o.id,
         channel: 'email',
         recipient: 'door@example.com',
       })
     ).body.data.url.split('/receipt/')[1]!;
+  const msgOf = (response: { json(): unknown }) => (response.json() as { msgContent: string }).msgContent;
+
+  it('lets a receiver outside the platform attach a photo through the link, printed on the delivery note with the drawn signature', async () => {
+    const o = await departedOrder();
+    const token = await receiptLinkToken(o);
     const photoBytes = solidPng(40, 30, [30, 120, 200]);
 
     // Only while the order waits at the door: in transit, the link stores nothing.
@@ -278,13 +281,7 @@ describe('delivery detail: the recorded route and the receipt photo', () => {
   it('prints a placeholder for a receipt picture it cannot draw, and keeps serving', async () => {
     const o = await departedOrder();
     await o.sender.post('/api/logistics/arriveDelivery', { id: o.id });
-    const token = (
-      await o.sender.post<{ url: string }>('/api/logistics/sendReceiptLink', {
-        id: o.id,
-        channel: 'email',
-        recipient: 'door@example.com',
-      })
-    ).body.data.url.split('/receipt/')[1]!;
+    const token = await receiptLinkToken(o);
     // A PNG by its first bytes whose rows are not a zlib stream: pdfkit would fail on it in a
     // callback that no handler catches, so the writer must not hand it over.
     const good = solidPng(8, 8, [0, 0, 0, 255]);
