@@ -73,10 +73,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   if (starting) client = await starting;
   else {
     const { PGlite } = await import('@electric-sql/pglite');
-    client = new PGlite(dir, {
-      startParams: settingsAsStartParams(PGlite.defaultStartParams, EMBEDDED_DATABASE_SETTINGS),
-      ...(options.template && !dir ? { loadDataDir: options.template } : {}),
-    });
+    const startParams = settingsAsStartParams(PGlite.defaultStartParams, EMBEDDED_DATABASE_SETTINGS);
+    // Not `new PGlite(undefined, options)`: PGlite then ignores `loadDataDir` and runs initdb, so
+    // every test file migrated a new database from scratch (a second of CPU each).
+    client = dir
+      ? new PGlite(dir, { startParams })
+      : new PGlite({ startParams, ...(options.template ? { loadDataDir: options.template } : {}) });
     await client.waitReady;
   }
   // The thread answers the part of PGlite's interface that drizzle's driver uses.

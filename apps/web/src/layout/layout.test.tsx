@@ -182,9 +182,7 @@ describe('sidebar', () => {
     stubServer();
     await openApp('/deviceManagement/monitoringDevice/monitoringDeviceDetail');
     // The detail page is loaded on first visit (page-registry), so its title comes a little later.
-    expect(await screen.findByTestId('page-title', {}, { timeout: 5000 })).toHaveTextContent(
-      'Monitor detail',
-    );
+    expect(await screen.findByTestId('page-title')).toHaveTextContent('Monitor detail');
     const selected = screen.getByTestId('sidebar').querySelector('.ant-menu-item-selected');
     expect(selected).toHaveTextContent('Monitors');
     expect(screen.getByTestId('breadcrumb')).toHaveTextContent('Device management');

@@ -30,7 +30,7 @@ function shownNotices(): HTMLElement[] {
 /** Opens the console and the live socket's server side. */
 async function openConsole(path = '/home') {
   const view = renderApp(path);
-  await screen.findByTestId('page-title', {}, { timeout: 8_000 });
+  await screen.findByTestId('page-title');
   await waitFor(() => expect(FakeWebSocket.instances.length).toBeGreaterThan(0));
   const ws = FakeWebSocket.last();
   act(() => ws.serverOpen());

@@ -23,7 +23,7 @@ describe('routes (spec sections 2 and 8)', () => {
     stubServer();
     renderApp('/');
     // The first screen a file draws pays for antd's styles being generated: slow on a busy host.
-    expect(await screen.findByTestId('page-title', {}, { timeout: 10_000 })).toHaveTextContent('Home');
+    expect(await screen.findByTestId('page-title')).toHaveTextContent('Home');
     expect(currentLocation.path).toBe('/home');
     expect(screen.getByTestId('breadcrumb')).toHaveTextContent('Home');
     expect(await screen.findByText('Welcome, Demo Admin')).toBeInTheDocument();
@@ -49,7 +49,7 @@ describe('routes (spec sections 2 and 8)', () => {
     await userEvent.type(await screen.findByTestId('login-account'), 'demo@example.com');
     await userEvent.type(screen.getByTestId('login-password'), 'Demo1234');
     await userEvent.click(screen.getByTestId('login-submit'));
-    expect(await screen.findByText('Welcome, Demo Admin', {}, { timeout: 8_000 })).toBeInTheDocument();
+    expect(await screen.findByText('Welcome, Demo Admin')).toBeInTheDocument();
     await new Promise((resolve) => setTimeout(resolve, 300));
     const calls = calledPaths(server);
     expect(calls.filter((path) => path === '/api/index/getUserPowers')).toHaveLength(1);
@@ -79,7 +79,7 @@ describe('routes (spec sections 2 and 8)', () => {
     localStorage.setItem('accessToken', 't');
     stubServer();
     renderApp('/deviceManagement/camera');
-    expect(await screen.findByTestId('page-title', {}, { timeout: 15_000 })).toHaveTextContent('Cameras');
+    expect(await screen.findByTestId('page-title')).toHaveTextContent('Cameras');
   });
 
   it("a monitor's alarm detail opens the alarm record", async () => {
@@ -91,9 +91,7 @@ describe('routes (spec sections 2 and 8)', () => {
       },
     });
     renderApp('/deviceManagement/monitoringDevice/deviceAlarmDetail?id=101');
-    expect(await screen.findByTestId('alarm-detail-device', {}, { timeout: 8_000 })).toHaveTextContent(
-      'Vaccine fridge 1 (DEMO0001)',
-    );
+    expect(await screen.findByTestId('alarm-detail-device')).toHaveTextContent('Vaccine fridge 1 (DEMO0001)');
     expect(screen.queryByTestId('not-found')).toBeNull();
     expect(calledPaths(server)).toContain('/api/alarm/alarmDetail');
     // Back leads to the monitor it was opened from, not to the alarm list.

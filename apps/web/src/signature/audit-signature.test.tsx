@@ -8,7 +8,7 @@ import { renderApp, resetBrowserState } from '../test/render-app';
 import { AUDIT_SIGNATURE_PATHS as PATHS } from './AuditSignatureCard';
 
 const URL = '/user/organization';
-const WAIT = { timeout: 15_000 };
+const WAIT = { timeout: 20_000 };
 
 beforeAll(async () => {
   await import('../pages/org/organization');

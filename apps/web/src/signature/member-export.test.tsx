@@ -7,7 +7,7 @@ import { demoCompanies, stubServer } from '../test/fake-server';
 import { renderApp, resetBrowserState } from '../test/render-app';
 import { MEMBER_EXPORT_PATH } from './MemberExportSwitch';
 
-const WAIT = { timeout: 15_000 };
+const WAIT = { timeout: 20_000 };
 const URL = '/user/personnelManagement';
 
 beforeAll(async () => {

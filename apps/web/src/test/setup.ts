@@ -10,8 +10,9 @@ import { FakeAudio, FakeWebSocket } from './fake-websocket';
 // findBy/waitFor give up after 1 s by default; rendering antd in jsdom on a busy 2-core machine
 // can take longer, and a test should fail on a wrong screen, not on a slow one. `npm test` runs
 // this suite beside the server's, whose deployment and two-instance tests start whole servers:
-// a dialog's screen has been seen to take over 5 s to appear then.
-configure({ asyncUtilTimeout: 10_000 });
+// on a slow CI host the device list has been seen to take over 8 s to appear then. Tests rely on
+// this one limit rather than shorter ones of their own.
+configure({ asyncUtilTimeout: 20_000 });
 
 // jsdom lacks these; antd's responsive helpers and the router's scroll reset call them.
 Object.defineProperty(window, 'matchMedia', {

@@ -6,7 +6,7 @@ import { calledPaths, envelope, sentBody, stubServer } from '../../test/fake-ser
 import { currentLocation, renderApp, resetBrowserState } from '../../test/render-app';
 
 /** Navigation after a login renders the layout, which is slow on the shared 2-core machine. */
-const NAV = { timeout: 5000 };
+const NAV = { timeout: 20_000 };
 
 beforeEach(async () => {
   resetBrowserState();

@@ -27,7 +27,7 @@ async function showDetail(detail: AlarmDetailView | (() => AlarmDetailView), lan
   });
   await i18n.changeLanguage(language);
   const view = renderApp(DETAIL);
-  await screen.findByTestId('alarm-detail-content', {}, { timeout: 8_000 });
+  await screen.findByTestId('alarm-detail-content');
   return view;
 }
 

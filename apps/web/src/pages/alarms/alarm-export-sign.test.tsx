@@ -66,7 +66,7 @@ describe('alarm record export', () => {
   it('opens on the last 24 hours, needs a format, sends the list filters and saves the server-named file', async () => {
     const server = serve(false);
     renderApp(LIST);
-    await screen.findByTestId('alarm-row-101', {}, { timeout: 8_000 });
+    await screen.findByTestId('alarm-row-101');
     await choose('alarm-filter-state', 'Pending');
     await userEvent.click(screen.getByTestId('alarm-export-open'));
     await userEvent.click(await screen.findByTestId('alarm-export-submit'));
@@ -98,7 +98,7 @@ describe('alarm record export', () => {
       }),
     });
     renderApp(LIST);
-    await screen.findByTestId('alarm-row-101', {}, { timeout: 8_000 });
+    await screen.findByTestId('alarm-row-101');
     await userEvent.click(screen.getByTestId('alarm-export-open'));
     await userEvent.click(await screen.findByLabelText('PDF (.pdf)'));
     await userEvent.click(screen.getByTestId('alarm-export-submit'));
@@ -127,12 +127,12 @@ describe('alarm record export', () => {
       return csvFile();
     });
     renderApp(LIST);
-    await screen.findByTestId('alarm-row-101', {}, { timeout: 8_000 });
+    await screen.findByTestId('alarm-row-101');
     await userEvent.click(screen.getByTestId('alarm-export-open'));
     await userEvent.click(await screen.findByLabelText('CSV (.csv)'));
     await userEvent.click(screen.getByTestId('alarm-export-submit'));
 
-    const progress = await screen.findByTestId('alarm-export-progress', {}, { timeout: 5_000 });
+    const progress = await screen.findByTestId('alarm-export-progress');
     expect(progress).toHaveTextContent('Writing the file: 1,200 of 4,800 rows');
     expect(within(progress).getByRole('progressbar')).toHaveAttribute('aria-valuenow', '25');
     // The dialog asks about its own export: the id it sent with the request.
@@ -149,7 +149,7 @@ describe('alarm record export', () => {
       '/api/alarm/exportAlarms': envelope(null, 500, 'The signature password is incorrect'),
     });
     renderApp(LIST);
-    await screen.findByTestId('alarm-row-101', {}, { timeout: 8_000 });
+    await screen.findByTestId('alarm-row-101');
     await userEvent.click(screen.getByTestId('alarm-export-open'));
     await userEvent.click(await screen.findByTestId('alarm-export-preset-24h'));
     await userEvent.click(screen.getByLabelText('Excel (.xlsx)'));
@@ -175,7 +175,7 @@ describe('resolving with the signature password', () => {
       '/api/alarm/resolveAlarm': () => alarmRecord({ resolveState: 3, resolverId: '7', resolveTime: 1 }),
     });
     renderApp(`${DETAIL}?id=101`);
-    await userEvent.click(await screen.findByTestId('alarm-resolve-open', {}, { timeout: 8_000 }));
+    await userEvent.click(await screen.findByTestId('alarm-resolve-open'));
     await userEvent.type(screen.getByTestId('alarm-resolve-cause'), 'Door left open');
     await userEvent.click(screen.getByTestId('alarm-resolve-submit'));
     expect(await screen.findByText('Enter your signature password')).toBeInTheDocument();
@@ -193,7 +193,7 @@ describe('resolving with the signature password', () => {
   it('does not show the field when sign check is off', async () => {
     serve(false);
     renderApp(`${DETAIL}?id=101`);
-    await userEvent.click(await screen.findByTestId('alarm-resolve-open', {}, { timeout: 8_000 }));
+    await userEvent.click(await screen.findByTestId('alarm-resolve-open'));
     await screen.findByTestId('alarm-resolve-cause');
     expect(screen.queryByTestId('alarm-resolve-sign-password')).toBeNull();
   });

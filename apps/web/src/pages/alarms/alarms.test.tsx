@@ -62,7 +62,7 @@ describe('alarm records', () => {
   it('lists type, level, device, sensor, time, content, count, state, resolver and resolve time', async () => {
     serve();
     renderApp(LIST);
-    const open = await screen.findByTestId('alarm-row-101', {}, { timeout: 8_000 });
+    const open = await screen.findByTestId('alarm-row-101');
     expect(open).toHaveTextContent('Over-limit alarm');
     expect(open).toHaveTextContent('Level 2');
     expect(open).toHaveTextContent('Vaccine fridge 1 (DEMO0001)');
@@ -81,7 +81,7 @@ describe('alarm records', () => {
     serve();
     await i18n.changeLanguage('zh-CN');
     renderApp(LIST);
-    const row = await screen.findByTestId('alarm-row-101', {}, { timeout: 8_000 });
+    const row = await screen.findByTestId('alarm-row-101');
     expect(row).toHaveTextContent('温度 12.5 °C 超过上限 8 °C');
     expect(row).toHaveTextContent('超限报警');
     expect(within(row).getByTestId('alarm-resolve-state')).toHaveTextContent('待处理');
@@ -90,7 +90,7 @@ describe('alarm records', () => {
   it('filters by resolve state, alarm type and time range', async () => {
     const server = serve();
     renderApp(LIST);
-    await screen.findByTestId('alarm-row-101', {}, { timeout: 8_000 });
+    await screen.findByTestId('alarm-row-101');
     expect(bodies(server, '/api/alarm/pageAlarms')[0]).toEqual({ pageNum: 1, pageSize: 20 });
 
     await choose('alarm-filter-state', 'In progress');
@@ -123,11 +123,9 @@ describe('alarm records', () => {
   it('a row opens its detail', async () => {
     serve({ overrides: { '/api/alarm/alarmDetail': () => alarmRecord() } });
     renderApp(LIST);
-    await userEvent.click(await screen.findByTestId('alarm-row-101', {}, { timeout: 8_000 }));
+    await userEvent.click(await screen.findByTestId('alarm-row-101'));
     await waitFor(() => expect(currentLocation.path).toBe(`${DETAIL}?id=101`));
-    expect(await screen.findByTestId('alarm-detail-device', {}, { timeout: 8_000 })).toHaveTextContent(
-      'Vaccine fridge 1 (DEMO0001)',
-    );
+    expect(await screen.findByTestId('alarm-detail-device')).toHaveTextContent('Vaccine fridge 1 (DEMO0001)');
   });
 });
 
@@ -152,7 +150,7 @@ describe('alarm detail', () => {
       },
     });
     renderApp(`${DETAIL}?id=101`);
-    expect(await screen.findByTestId('alarm-detail-content', {}, { timeout: 8_000 })).toHaveTextContent(
+    expect(await screen.findByTestId('alarm-detail-content')).toHaveTextContent(
       'Temperature 12.5 °C above the limit 8 °C',
     );
     expect(screen.getByTestId('alarm-detail-resolver')).toHaveTextContent('-');
@@ -188,7 +186,7 @@ describe('alarm detail', () => {
       overrides: { '/api/alarm/alarmDetail': () => alarmRecord({ resolveState: state }) },
     });
     const expired = renderApp(`${DETAIL}?id=101`);
-    expect(await screen.findByTestId('alarm-detail-content', {}, { timeout: 8_000 })).toBeInTheDocument();
+    expect(await screen.findByTestId('alarm-detail-content')).toBeInTheDocument();
     expect(within(screen.getByTestId('alarm-detail')).getByTestId('alarm-resolve-state')).toHaveTextContent(
       'Expired',
     );
@@ -201,7 +199,7 @@ describe('alarm detail', () => {
     vi.unstubAllGlobals();
     serve({ overrides: { '/api/alarm/alarmDetail': () => alarmRecord({ resolveState: state }) } });
     const view = renderApp(`${DETAIL}?id=101`);
-    expect(await screen.findByTestId('alarm-detail-content', {}, { timeout: 8_000 })).toBeInTheDocument();
+    expect(await screen.findByTestId('alarm-detail-content')).toBeInTheDocument();
     await waitFor(() => expect(view.queryClient.getQueryData(['session', 'powers'])).toBeTruthy());
     expect(screen.queryByTestId('alarm-resolve-open')).toBeNull();
   });
@@ -261,7 +259,7 @@ describe('alarm detail deliveries and resolver', () => {
       },
     });
     renderApp(`${DETAIL}?id=101`);
-    const sms = await screen.findByTestId('alarm-delivery-501', {}, { timeout: 8_000 });
+    const sms = await screen.findByTestId('alarm-delivery-501');
     expect(bodies(server, '/api/alarm/alarmNotifications')).toEqual([{ id: '101' }]);
     expect(sms).toHaveTextContent('Demo Admin');
     expect(sms).toHaveTextContent('SMS');
@@ -287,7 +285,7 @@ describe('alarm detail deliveries and resolver', () => {
     });
     await i18n.changeLanguage('zh-CN');
     const first = renderApp(`${DETAIL}?id=101`);
-    const wechat = await screen.findByTestId('alarm-delivery-502', {}, { timeout: 8_000 });
+    const wechat = await screen.findByTestId('alarm-delivery-502');
     expect(within(wechat).getByTestId('alarm-delivery-status')).toHaveTextContent('接收人无联系地址');
     expect(
       within(screen.getByTestId('alarm-delivery-503')).getByTestId('alarm-delivery-status'),
@@ -297,9 +295,7 @@ describe('alarm detail deliveries and resolver', () => {
     list = [];
     await i18n.changeLanguage('en');
     renderApp(`${DETAIL}?id=101`);
-    expect(
-      await screen.findByText('No notifications were sent for this alarm', {}, { timeout: 8_000 }),
-    ).toBeInTheDocument();
+    expect(await screen.findByText('No notifications were sent for this alarm')).toBeInTheDocument();
   });
 
   it('shows what the receipts said: delivered, or failed with the provider error', async () => {
@@ -320,7 +316,7 @@ describe('alarm detail deliveries and resolver', () => {
     });
     await i18n.changeLanguage('zh-CN');
     renderApp(`${DETAIL}?id=101`);
-    const sms = await screen.findByTestId('alarm-delivery-501', {}, { timeout: 8_000 });
+    const sms = await screen.findByTestId('alarm-delivery-501');
     expect(within(sms).getByTestId('alarm-delivery-status')).toHaveTextContent('已送达');
     expect(within(sms).queryByTestId('alarm-delivery-error')).toBeNull();
     const call = screen.getByTestId('alarm-delivery-503');
@@ -348,13 +344,11 @@ describe('alarm detail deliveries and resolver', () => {
       },
     });
     const list = renderApp(LIST);
-    const row = await screen.findByTestId('alarm-row-101', {}, { timeout: 8_000 });
+    const row = await screen.findByTestId('alarm-row-101');
     expect(row).toHaveTextContent('Wang Lei');
     expect(row).not.toHaveTextContent('User 42');
     list.unmount();
     renderApp(`${DETAIL}?id=101`);
-    expect(await screen.findByTestId('alarm-detail-resolver', {}, { timeout: 8_000 })).toHaveTextContent(
-      'Wang Lei',
-    );
+    expect(await screen.findByTestId('alarm-detail-resolver')).toHaveTextContent('Wang Lei');
   });
 });

@@ -104,7 +104,7 @@ describe('login log', () => {
   it('lists user, platform, method, time, status, IP and location of the company’s logins', async () => {
     const server = stubServer({ overrides: { '/api/userLoginLog/auditPageUserLog': () => page(logins) } });
     renderApp('/audit/loginLog');
-    const ok = await screen.findByTestId('login-row-1', {}, { timeout: 8_000 });
+    const ok = await screen.findByTestId('login-row-1');
     expect(ok).toHaveTextContent('Lin Wei');
     expect(ok).toHaveTextContent('lin@example.com');
     expect(ok).toHaveTextContent('Web console');
@@ -128,7 +128,7 @@ describe('login log', () => {
       },
     });
     renderApp('/audit/loginLog');
-    await screen.findByTestId('login-row-1', {}, { timeout: 8_000 });
+    await screen.findByTestId('login-row-1');
     const search = within(screen.getByTestId('login-filter-user').closest('.ant-input-search')!).getByRole(
       'searchbox',
     );
@@ -174,7 +174,7 @@ describe('login log', () => {
       },
     });
     renderApp('/audit/loginLog');
-    await screen.findByTestId('login-row-1', {}, { timeout: 8_000 });
+    await screen.findByTestId('login-row-1');
     await userEvent.click(screen.getByTestId('login-export'));
     await userEvent.click(await screen.findByTestId('audit-export-submit'));
     // Each field's message renders on its own: wait for it rather than expect it in the same frame.
@@ -205,7 +205,7 @@ describe('login log', () => {
   it('offers the company-wide export only with audit:export', async () => {
     stubServer({ overrides: { '/api/userLoginLog/auditPageUserLog': () => page(logins) } });
     renderApp('/audit/loginLog');
-    await screen.findByTestId('login-row-1', {}, { timeout: 8_000 });
+    await screen.findByTestId('login-row-1');
     expect(screen.queryByTestId('login-export')).toBeNull();
     // One's own history may always be taken away.
     await userEvent.click(screen.getByText('My logins'));
@@ -216,7 +216,7 @@ describe('login log', () => {
     stubServer({ overrides: { '/api/userLoginLog/auditPageUserLog': () => page(logins) } });
     await i18n.changeLanguage('zh-CN');
     renderApp('/audit/loginLog');
-    const failed = await screen.findByTestId('login-row-2', {}, { timeout: 8_000 });
+    const failed = await screen.findByTestId('login-row-2');
     expect(within(failed).getByTestId('login-status')).toHaveTextContent('失败密码错误');
     expect(failed).toHaveTextContent('移动端');
     expect(screen.getByTestId('page-title')).toHaveTextContent('登录日志');
@@ -247,7 +247,7 @@ describe('operation log', () => {
       },
     });
     renderApp('/audit/operationLog');
-    const row = await screen.findByTestId('operation-row-3', {}, { timeout: 8_000 });
+    const row = await screen.findByTestId('operation-row-3');
     expect(row).toHaveTextContent('Lin Wei');
     expect(within(row).getByTestId('operation-action')).toHaveTextContent('Set device remark');
     expect(row).toHaveTextContent('Device 1024');
@@ -299,7 +299,7 @@ describe('operation log', () => {
     });
     await i18n.changeLanguage('zh-CN');
     renderApp('/audit/operationLog');
-    const row = await screen.findByTestId('operation-row-4', {}, { timeout: 8_000 });
+    const row = await screen.findByTestId('operation-row-4');
     expect(within(row).getByTestId('operation-sentence')).toHaveTextContent('Lin Wei编辑了超限报警设置 #31');
     expect(row).not.toHaveTextContent('overLimit');
     expect(row).not.toHaveTextContent('alarmType');
@@ -324,7 +324,7 @@ describe('operation log', () => {
       },
     });
     renderApp('/audit/operationLog');
-    await screen.findByTestId('operation-row-3', {}, { timeout: 8_000 });
+    await screen.findByTestId('operation-row-3');
     await choose('operation-filter-action', 'Add department');
     await waitFor(() =>
       expect(bodies(server, '/api/audit/pageOperationLog').at(-1)).toEqual({
@@ -382,7 +382,7 @@ describe('integrity check', () => {
     const answer: ChainVerification = { ok: true, checked: 42, problems: [] };
     const server = stubServer({ overrides: { '/api/audit/verifyChain': () => answer } });
     renderApp('/audit/auditChain');
-    await userEvent.click(await screen.findByTestId('chain-verify', {}, { timeout: 8_000 }));
+    await userEvent.click(await screen.findByTestId('chain-verify'));
     expect(await screen.findByTestId('chain-result')).toHaveTextContent(
       'The operation log is intact: 42 entries checked.',
     );
@@ -401,7 +401,7 @@ describe('integrity check', () => {
     };
     stubServer({ overrides: { '/api/audit/verifyChain': () => answer } });
     renderApp('/audit/auditChain');
-    await userEvent.click(await screen.findByTestId('chain-verify', {}, { timeout: 8_000 }));
+    await userEvent.click(await screen.findByTestId('chain-verify'));
     expect(await screen.findByTestId('chain-result')).toHaveTextContent(
       'The operation log has been tampered with: 3 problems found in 9 entries.',
     );

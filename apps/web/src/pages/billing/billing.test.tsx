@@ -81,7 +81,7 @@ describe('monitor renewal', () => {
     serve();
     renderApp(`${PAY}?ids=1,2`);
     await waitFor(() => expect(screen.getByTestId('order-total')).toHaveTextContent('RM 540.00'), {
-      timeout: 8_000,
+      timeout: 20_000,
     });
     // 12 months by default: standard RM 15 x 12 + premium RM 30 x 12.
     const row = screen
@@ -102,14 +102,14 @@ describe('monitor renewal', () => {
     await i18n.changeLanguage('zh-CN');
     renderApp(`${PAY}?ids=1`);
     await waitFor(() => expect(screen.getByTestId('order-total')).toHaveTextContent('180.00 元'), {
-      timeout: 8_000,
+      timeout: 20_000,
     });
   });
 
   it('refuses to submit without a device or with months that are not a whole number', async () => {
     const server = serve();
     renderApp(PAY);
-    const submit = await screen.findByTestId('pay-submit', {}, { timeout: 8_000 });
+    const submit = await screen.findByTestId('pay-submit');
     const months = screen.getByTestId('months-input');
     await userEvent.clear(months);
     await userEvent.type(months, '1.5');
@@ -125,7 +125,7 @@ describe('monitor renewal', () => {
     const server = serve();
     renderApp(`${PAY}?ids=2`);
     await waitFor(() => expect(screen.getByTestId('order-total')).toHaveTextContent('RM 360.00'), {
-      timeout: 8_000,
+      timeout: 20_000,
     });
     const months = screen.getByTestId('months-input');
     await userEvent.clear(months);
@@ -145,7 +145,7 @@ describe('monitor renewal', () => {
   it('cancels a pending order', async () => {
     const server = serve({ '/api/order/cancelOrder': () => order({ status: 4 }) });
     renderApp(PAY);
-    const row = await screen.findByTestId('order-row-11', {}, { timeout: 8_000 });
+    const row = await screen.findByTestId('order-row-11');
     await userEvent.click(within(row).getByTestId('order-cancel'));
     await userEvent.click(await screen.findByTestId('order-cancel-confirm'));
     await waitFor(() => expect(sentBody(server, '/api/order/cancelOrder')).toEqual({ id: '11' }));
@@ -154,9 +154,7 @@ describe('monitor renewal', () => {
   it('says "Cannot top up without permission" instead of the form without device:topUp', async () => {
     const server = serve({ '/api/index/getUserPowers': () => powersWithoutTopUp() });
     renderApp(PAY);
-    expect(await screen.findByTestId('top-up-refused', {}, { timeout: 8_000 })).toHaveTextContent(
-      'Cannot top up without permission',
-    );
+    expect(await screen.findByTestId('top-up-refused')).toHaveTextContent('Cannot top up without permission');
     expect(screen.queryByTestId('pay-submit')).toBeNull();
     expect(server.mock.calls.some(([p]) => String(p) === '/api/order/pageOrders')).toBe(false);
   });
@@ -167,13 +165,13 @@ describe('from the device list', () => {
     serve({ '/api/device/countGroupByState': () => ({}) });
     renderApp('/deviceManagement/monitoringDevice');
     for (const serial of ['DEMO0001', 'DEMO0002']) {
-      const row = await screen.findByTestId(`device-row-${serial}`, {}, { timeout: 8_000 });
+      const row = await screen.findByTestId(`device-row-${serial}`);
       await userEvent.click(within(row).getByRole('checkbox'));
     }
     await userEvent.click(screen.getByTestId('batch-renew'));
     await waitFor(() => expect(currentLocation.path).toBe(`${PAY}?ids=1,2`));
     await waitFor(() => expect(screen.getByTestId('order-total')).toHaveTextContent('RM 540.00'), {
-      timeout: 8_000,
+      timeout: 20_000,
     });
   });
 
@@ -183,7 +181,7 @@ describe('from the device list', () => {
       '/api/index/getUserPowers': () => powersWithoutTopUp(),
     });
     renderApp('/deviceManagement/monitoringDevice');
-    await screen.findByTestId('device-row-DEMO0001', {}, { timeout: 8_000 });
+    await screen.findByTestId('device-row-DEMO0001');
     expect(screen.queryByTestId('batch-renew')).toBeNull();
   });
 });
@@ -194,9 +192,7 @@ describe('data recovery', () => {
       '/api/order/pageOrders': () => ({ list: [], total: 0, pageNum: 1, pageSize: 10 }),
     });
     renderApp(`${RECOVERY}?ids=1`);
-    expect((await screen.findAllByText('Vaccine fridge 1 (DEMO0001)', {}, { timeout: 8_000 })).length).toBe(
-      2,
-    );
+    expect((await screen.findAllByText('Vaccine fridge 1 (DEMO0001)')).length).toBe(2);
     expect(screen.getByRole('columnheader', { name: 'Price per 30-day month' })).toBeInTheDocument();
     expect(screen.getByText(/a part month counts as a whole month/)).toBeInTheDocument();
     await userEvent.click(screen.getByTestId('recovery-submit'));
@@ -211,7 +207,7 @@ describe('data recovery', () => {
         order({ id: '13', orderNo: 'CC20260601000013', kind: 'recovery', months: 2, amount: 60 }),
     });
     renderApp(`${RECOVERY}?ids=1`);
-    await screen.findAllByText('Vaccine fridge 1 (DEMO0001)', {}, { timeout: 8_000 });
+    await screen.findAllByText('Vaccine fridge 1 (DEMO0001)');
     const [start, end] = [...document.querySelectorAll<HTMLInputElement>('.ant-picker-range input')] as [
       HTMLInputElement,
       HTMLInputElement,
@@ -264,7 +260,7 @@ describe('data recovery of lapsed service periods', () => {
         order({ id: '14', orderNo: 'CC20260601000014', kind: 'recovery', months: 1, amount: 30 }),
     });
     renderApp(`${RECOVERY}?ids=1`);
-    const picker = await screen.findByTestId('lapse-picker', {}, { timeout: 8_000 });
+    const picker = await screen.findByTestId('lapse-picker');
     expect(screen.getByText(/kept but hidden from history, charts and exports/)).toBeInTheDocument();
     await waitFor(() => expect(sentBody(server, '/api/device/serviceLapses')).toEqual({ deviceId: '1' }));
     fireEvent.mouseDown(within(picker).getByRole('combobox'));
@@ -296,14 +292,12 @@ describe('data recovery of lapsed service periods', () => {
     });
     await i18n.changeLanguage('zh-CN');
     renderApp(`${RECOVERY}?ids=1`);
-    expect(
-      await screen.findByText('该设备服务未曾过期，没有隐藏的数据。', {}, { timeout: 8_000 }),
-    ).toBeInTheDocument();
+    expect(await screen.findByText('该设备服务未曾过期，没有隐藏的数据。')).toBeInTheDocument();
     cleanup();
     await i18n.changeLanguage('en');
     server.mockClear();
     renderApp(`${RECOVERY}?ids=1,2`);
-    expect(await screen.findByTestId('lapse-one-device', {}, { timeout: 8_000 })).toHaveTextContent(
+    expect(await screen.findByTestId('lapse-one-device')).toHaveTextContent(
       'Select a single device to pick from its lapsed service periods.',
     );
     expect(calledPaths(server)).not.toContain('/api/device/serviceLapses');
@@ -314,14 +308,14 @@ describe('monitor detail: renewal links and parameters', () => {
   it('goes to renewal with the device selected, or says why it cannot', async () => {
     serve();
     renderApp(`${DETAIL}?id=1`);
-    await userEvent.click(await screen.findByTestId('device-renew', {}, { timeout: 8_000 }));
+    await userEvent.click(await screen.findByTestId('device-renew'));
     await waitFor(() => expect(currentLocation.path).toBe(`${PAY}?ids=1`));
   });
 
   it('without device:topUp the renewal button shows the spec message', async () => {
     serve({ '/api/index/getUserPowers': () => powersWithoutTopUp() });
     renderApp(`${DETAIL}?id=1`);
-    await userEvent.click(await screen.findByTestId('device-recover', {}, { timeout: 8_000 }));
+    await userEvent.click(await screen.findByTestId('device-recover'));
     expect(await screen.findByText('Cannot top up without permission')).toBeInTheDocument();
     expect(currentLocation.path).toBe(`${DETAIL}?id=1`);
   });
@@ -345,13 +339,13 @@ describe('monitor detail: renewal links and parameters', () => {
       },
     });
     renderApp(`${DETAIL}?id=1`);
-    expect(await screen.findByTestId('params-none', {}, { timeout: 8_000 })).toBeInTheDocument();
+    expect(await screen.findByTestId('params-none')).toBeInTheDocument();
     await userEvent.click(screen.getByTestId('params-read'));
     expect(await screen.findByTestId('params-state')).toHaveTextContent('Reading');
     expect(screen.getByTestId('params-read')).toBeDisabled();
     state = { ...(state as object), state: ParameterState.ReadOk, params: { uploadInterval: 600 } };
     await waitFor(() => expect(screen.getByTestId('params-state')).toHaveTextContent('Read successfully'), {
-      timeout: 5_000,
+      timeout: 20_000,
     });
     expect(screen.getByTestId('params-value-uploadInterval')).toHaveTextContent('600');
     expect(sentBody(server, '/api/device/readParameters')).toEqual({ id: '1' });
@@ -370,7 +364,7 @@ describe('monitor detail: renewal links and parameters', () => {
     };
     const server = serve({ '/api/device/pushParameters': () => failed });
     renderApp(`${DETAIL}?id=1`);
-    await userEvent.click(await screen.findByTestId('params-push-open', {}, { timeout: 8_000 }));
+    await userEvent.click(await screen.findByTestId('params-push-open'));
     const upload = await screen.findByTestId('params-input-uploadInterval');
     await userEvent.clear(upload);
     await userEvent.type(upload, '30');
@@ -403,7 +397,7 @@ describe('monitor detail: renewal links and parameters', () => {
       }),
     });
     renderApp(`${DETAIL}?id=1`);
-    expect(await screen.findByTestId('parameters-panel', {}, { timeout: 8_000 })).toBeInTheDocument();
+    expect(await screen.findByTestId('parameters-panel')).toBeInTheDocument();
     expect(screen.queryByTestId('params-read')).toBeNull();
     expect(screen.queryByTestId('params-push-open')).toBeNull();
   });

@@ -79,7 +79,7 @@ describe('camera pages', () => {
     async () => {
       serve();
       renderApp(CAMERA_LIST_PATH);
-      const row = await screen.findByTestId('camera-row-c1', {}, { timeout: 15_000 });
+      const row = await screen.findByTestId('camera-row-c1');
       expect(row).toHaveTextContent('E10001');
       expect(row).toHaveTextContent('Cold room 1');
       expect(within(row).getByTestId('camera-online-c1')).toHaveTextContent('Online');
@@ -95,9 +95,7 @@ describe('camera pages', () => {
     async () => {
       const server = serve();
       renderApp(PLATFORM_ACCOUNT_PATH);
-      expect(await screen.findByTestId('account-key-a1', {}, { timeout: 15_000 })).toHaveTextContent(
-        'ez****34',
-      );
+      expect(await screen.findByTestId('account-key-a1')).toHaveTextContent('ez****34');
       await userEvent.click(screen.getByTestId('account-add'));
       await userEvent.type(await screen.findByTestId('account-name'), 'Warehouse EZVIZ');
       await userEvent.click(screen.getByTestId('account-save'));
@@ -123,7 +121,7 @@ describe('camera pages', () => {
       const server = serve();
       await i18n.changeLanguage('zh-CN');
       renderApp(cameraDetailUrl('c1'));
-      const refused = await screen.findByTestId('camera-refused-c1', {}, { timeout: 15_000 });
+      const refused = await screen.findByTestId('camera-refused-c1');
       expect(refused).toHaveTextContent(REFUSED);
       expect(screen.getByTestId('page-title')).toHaveTextContent('Cold room door');
       expect(screen.getByText('萤石')).toBeInTheDocument();
@@ -165,9 +163,9 @@ describe('camera pages', () => {
         ],
       });
       renderApp('/alarm/alarmInfo/alarmDetail?id=101');
-      await screen.findByTestId('alarm-detail-content', {}, { timeout: 15_000 });
+      await screen.findByTestId('alarm-detail-content');
       await waitFor(() => expect(bodies(server, '/api/camera/alarmSnapshots')).toHaveLength(1));
-      const pictures = await screen.findByTestId('alarm-snapshots', {}, { timeout: 15_000 });
+      const pictures = await screen.findByTestId('alarm-snapshots');
       expect(within(pictures).getByRole('img', { name: /Cold room door/ })).toHaveAttribute(
         'src',
         '/files/abc.jpg',
@@ -188,7 +186,7 @@ describe('camera pages', () => {
         '/api/camera/saveScreen': () => null,
       });
       renderApp(CAMERA_SCREEN_PATH);
-      expect(await screen.findByTestId('wall-tile-c2', {}, { timeout: 15_000 })).toHaveTextContent('Dock');
+      expect(await screen.findByTestId('wall-tile-c2')).toHaveTextContent('Dock');
       await userEvent.click(screen.getByText('9 tiles'));
       await userEvent.click(screen.getByTestId('wall-save'));
       await waitFor(() =>

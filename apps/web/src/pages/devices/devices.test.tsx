@@ -67,7 +67,7 @@ describe('monitor list', () => {
     serve();
     renderApp(LIST);
     // The first visit loads the page module (lazy route), which takes a while in jsdom.
-    const row = await screen.findByTestId('device-row-DEMO0002', {}, { timeout: 8_000 });
+    const row = await screen.findByTestId('device-row-DEMO0002');
     expect(within(row).getByText('Freezer 2')).toBeInTheDocument();
     expect(within(row).getByTestId('device-state')).toHaveTextContent('Alarm');
     expect(within(row).getByText('4.2 °C')).toBeInTheDocument();
@@ -82,7 +82,7 @@ describe('monitor list', () => {
   it('filters by the state in the address and by the chosen tab', async () => {
     const server = serve();
     renderApp(`${LIST}?state=2`);
-    await screen.findByTestId('device-row-DEMO0002', {}, { timeout: 8_000 });
+    await screen.findByTestId('device-row-DEMO0002');
     expect(pageBodies(server)[0]).toMatchObject({ state: 2, pageNum: 1 });
     await userEvent.click(await screen.findByTestId('state-tab-4'));
     await waitFor(() => expect(pageBodies(server).at(-1)).toMatchObject({ state: 4 }));
@@ -92,7 +92,7 @@ describe('monitor list', () => {
   it('filters by department or group', async () => {
     const server = serve();
     renderApp(LIST);
-    await screen.findByTestId('device-row-DEMO0002', {}, { timeout: 8_000 });
+    await screen.findByTestId('device-row-DEMO0002');
     fireEvent.mouseDown(within(screen.getByTestId('device-place-filter')).getByRole('combobox'));
     await userEvent.click(await screen.findByTitle('Vaccine fridges'));
     await waitFor(() =>
@@ -108,7 +108,7 @@ describe('monitor list', () => {
   it('asks the server only after typing pauses for 200 ms', async () => {
     const server = serve();
     renderApp(LIST);
-    await screen.findByTestId('device-row-DEMO0001', {}, { timeout: 8_000 });
+    await screen.findByTestId('device-row-DEMO0001');
     vi.useFakeTimers();
     const input = screen.getByTestId('device-search');
     fireEvent.change(input, { target: { value: 'DEMO' } });
@@ -129,7 +129,7 @@ describe('monitor list', () => {
   it('opens the detail page from a row', async () => {
     serve({ overrides: { '/api/device/deviceDetail': () => devices[1] } });
     renderApp(LIST);
-    await userEvent.click(await screen.findByText('Freezer 2', {}, { timeout: 8_000 }));
+    await userEvent.click(await screen.findByText('Freezer 2'));
     await waitFor(() => expect(currentLocation.path).toBe(`${LIST}/monitoringDeviceDetail?id=2`));
   });
 
@@ -198,7 +198,7 @@ describe('monitor list', () => {
       return envelope({ ...full, authTags: full.authTags.filter((tag) => tag !== 'device:edit') });
     });
     renderApp(LIST);
-    await screen.findByTestId('device-row-DEMO0001', {}, { timeout: 8_000 });
+    await screen.findByTestId('device-row-DEMO0001');
     expect(screen.queryByTestId('add-device-open')).toBeNull();
   });
 });

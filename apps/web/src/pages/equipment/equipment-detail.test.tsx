@@ -93,7 +93,7 @@ describe('equipment detail', () => {
       });
       const server = serve(equipment(), ['data:view', 'device:export']);
       renderApp(DETAIL);
-      await userEvent.click(await screen.findByTestId('equipment-report-open', {}, { timeout: 15_000 }));
+      await userEvent.click(await screen.findByTestId('equipment-report-open'));
       await userEvent.click(screen.getByTestId('equipment-report-preset-7d'));
       await userEvent.click(screen.getByLabelText('Reviewed'));
       await userEvent.type(await screen.findByTestId('equipment-report-sign-password'), 'abc123');
@@ -112,9 +112,7 @@ describe('equipment detail', () => {
     async () => {
       const server = serve();
       renderApp(DETAIL);
-      expect(await screen.findByTestId('equipment-serial', {}, { timeout: 15_000 })).toHaveTextContent(
-        '100001',
-      );
+      expect(await screen.findByTestId('equipment-serial')).toHaveTextContent('100001');
       const archive = screen.getByTestId('equipment-archive');
       expect(within(archive).getByText('Haier')).toBeInTheDocument();
       expect(within(archive).getByText('280 L')).toBeInTheDocument();
@@ -146,7 +144,7 @@ describe('equipment detail', () => {
     async () => {
       const server = serve();
       renderApp(DETAIL);
-      await screen.findByTestId('equipment-serial', {}, { timeout: 15_000 });
+      await screen.findByTestId('equipment-serial');
       await userEvent.click(screen.getByTestId('record-add-open'));
       await userEvent.click(await screen.findByTestId('record-add-scrap'));
       expect(await screen.findByText(/This cannot be undone/)).toBeInTheDocument();
@@ -172,7 +170,7 @@ describe('equipment detail', () => {
     async () => {
       serve(equipment({ useState: 3, alarmSuppressed: true }));
       renderApp(DETAIL);
-      await screen.findByTestId('equipment-serial', {}, { timeout: 15_000 });
+      await screen.findByTestId('equipment-serial');
       expect(screen.getByTestId('equipment-use-state')).toHaveTextContent('Disposed');
       expect(screen.getByTestId('equipment-suppressed')).toBeInTheDocument();
       expect(screen.queryByTestId('record-add-open')).toBeNull();
@@ -186,7 +184,7 @@ describe('equipment detail', () => {
     async () => {
       const server = serve();
       renderApp(DETAIL);
-      await screen.findByTestId('equipment-serial', {}, { timeout: 15_000 });
+      await screen.findByTestId('equipment-serial');
       await userEvent.click(screen.getByTestId('record-add-open'));
       await userEvent.click(await screen.findByTestId('record-add-repair'));
       await userEvent.type(await screen.findByTestId('record-unit'), 'CoolFix');

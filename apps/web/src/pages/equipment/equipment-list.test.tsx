@@ -47,7 +47,7 @@ describe('equipment list', () => {
     async () => {
       serve();
       renderApp(LIST);
-      const row = await screen.findByTestId('equipment-row-100002', {}, { timeout: 15_000 });
+      const row = await screen.findByTestId('equipment-row-100002');
       expect(within(row).getByText('Freezer')).toBeInTheDocument();
       expect(within(row).getByTestId('equipment-use-state')).toHaveTextContent('Under service');
       expect(within(row).getByTestId('equipment-issues')).toHaveTextContent(
@@ -63,7 +63,7 @@ describe('equipment list', () => {
     async () => {
       const server = serve();
       renderApp(`${LIST}?useState=4`);
-      await screen.findByTestId('equipment-row-100001', {}, { timeout: 15_000 });
+      await screen.findByTestId('equipment-row-100001');
       expect(bodies(server, '/api/equipment/pageEquipment')[0]).toEqual({
         pageNum: 1,
         pageSize: 20,
@@ -86,7 +86,7 @@ describe('equipment list', () => {
     async () => {
       const server = serve();
       renderApp(LIST);
-      const row = await screen.findByTestId('equipment-row-100002', {}, { timeout: 15_000 });
+      const row = await screen.findByTestId('equipment-row-100002');
       await userEvent.click(within(row).getByRole('checkbox'));
       expect(screen.getByTestId('equipment-selected')).toHaveTextContent('1 selected');
       await userEvent.click(screen.getByTestId('equipment-transfer-open'));
@@ -110,7 +110,7 @@ describe('equipment list', () => {
     async () => {
       const server = serve();
       renderApp(LIST);
-      await screen.findByTestId('equipment-row-100001', {}, { timeout: 15_000 });
+      await screen.findByTestId('equipment-row-100001');
       await userEvent.click(screen.getByTestId('equipment-transfer-open'));
       expect(await screen.findByText('Select at least one piece of equipment')).toBeInTheDocument();
       expect(bodies(server, '/api/equipment/batchTransfer')).toHaveLength(0);
@@ -131,7 +131,7 @@ describe('equipment list', () => {
         },
       });
       renderApp(LIST);
-      const row = await screen.findByTestId('equipment-row-100001', {}, { timeout: 15_000 });
+      const row = await screen.findByTestId('equipment-row-100001');
       expect(within(row).queryByRole('checkbox')).toBeNull();
       expect(screen.queryByTestId('equipment-add-open')).toBeNull();
       expect(screen.queryByTestId('equipment-transfer-open')).toBeNull();
@@ -150,7 +150,7 @@ describe('equipment list', () => {
         },
       });
       renderApp(LIST);
-      await screen.findByTestId('equipment-row-100001', {}, { timeout: 15_000 });
+      await screen.findByTestId('equipment-row-100001');
       await userEvent.click(screen.getByTestId('equipment-add-open'));
       fireEvent.mouseDown(within(await screen.findByTestId('equipment-type-select')).getByRole('combobox'));
       await userEvent.click(await screen.findByTitle('Vaccine fridge (10)'));

@@ -34,7 +34,7 @@ describe('equipment types', () => {
         },
       });
       renderApp(TYPES);
-      const row = await screen.findByTestId('type-row-10', {}, { timeout: 15_000 });
+      const row = await screen.findByTestId('type-row-10');
       expect(within(row).getByText('Brand · Text')).toBeInTheDocument();
       await userEvent.click(within(row).getByTestId('type-edit-10'));
       expect(await screen.findByTestId('type-code')).toBeDisabled();
@@ -85,7 +85,7 @@ describe('equipment types', () => {
     async () => {
       const server = stubServer({ overrides: { '/api/equipmentType/pageTypes': () => page([]) } });
       renderApp(TYPES);
-      await userEvent.click(await screen.findByTestId('type-add-open', {}, { timeout: 15_000 }));
+      await userEvent.click(await screen.findByTestId('type-add-open'));
       await userEvent.type(await screen.findByTestId('type-name'), 'Freezer');
       await userEvent.type(screen.getByTestId('type-code'), '2A');
       await userEvent.click(screen.getByTestId('type-attribute-add'));

@@ -50,7 +50,7 @@ describe('patrol records', () => {
     async () => {
       serve();
       renderApp(PATROLS);
-      const due = await screen.findByTestId('plan-row-p1', {}, { timeout: 15_000 });
+      const due = await screen.findByTestId('plan-row-p1');
       expect(within(due).getByTestId('round-due')).toHaveTextContent('Due');
       expect(within(screen.getByTestId('plan-row-p2')).getByTestId('round-missed')).toHaveTextContent(
         'Missed',
@@ -67,7 +67,7 @@ describe('patrol records', () => {
     async () => {
       const server = serve();
       renderApp(PATROLS);
-      await screen.findByTestId('plan-row-p1', {}, { timeout: 15_000 });
+      await screen.findByTestId('plan-row-p1');
       await userEvent.click(screen.getByTestId('patrol-record-open-p1'));
       await userEvent.type(await screen.findByTestId('patrol-reading'), '4.5');
       await userEvent.click(screen.getByTestId('patrol-save'));
@@ -94,7 +94,7 @@ describe('patrol records', () => {
     async () => {
       const server = serve();
       renderApp(PATROLS);
-      await screen.findByTestId('plan-row-p1', {}, { timeout: 15_000 });
+      await screen.findByTestId('plan-row-p1');
       await userEvent.click(screen.getByTestId('plan-add-open'));
       await userEvent.type(await screen.findByTestId('plan-name'), 'Night round');
       const interval = screen.getByTestId('plan-interval');

@@ -111,7 +111,7 @@ function bodies(server: ReturnType<typeof stubServer>, path: string) {
 
 async function openPage() {
   renderApp(PAGE);
-  return screen.findByTestId('grouping-department-Pharmacy', {}, { timeout: 8_000 });
+  return screen.findByTestId('grouping-department-Pharmacy');
 }
 
 beforeEach(async () => {

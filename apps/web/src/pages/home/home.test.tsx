@@ -37,7 +37,7 @@ describe('home device overview', () => {
 
     await userEvent.click(screen.getByTestId('home-devices-state-4'));
     await waitFor(() => expect(currentLocation.path).toBe('/deviceManagement/monitoringDevice?state=4'));
-    expect(await screen.findByTestId('state-tab-4', {}, { timeout: 8_000 })).toBeInTheDocument();
+    expect(await screen.findByTestId('state-tab-4')).toBeInTheDocument();
   });
 
   it('is left out for a member without device:view, who is not sent to a call it may not make', async () => {
@@ -102,7 +102,7 @@ describe('home company card and alarm chart', () => {
     const chart = await screen.findByRole(
       'img',
       { name: '12 alarms in the last 7 days' },
-      { timeout: 8_000 },
+      { timeout: 20_000 },
     );
     // ECharts drew the days on the axis (SVG text).
     await waitFor(() => expect(chart).toHaveTextContent('11-15'));
@@ -149,9 +149,7 @@ describe('home company card and alarm chart', () => {
     await waitFor(() =>
       expect(within(card).getByTestId('home-company-pendingAlarms')).toHaveTextContent('待处理报警5'),
     );
-    expect(
-      await screen.findByRole('img', { name: '近 7 天共 12 次报警' }, { timeout: 8_000 }),
-    ).toBeInTheDocument();
+    expect(await screen.findByRole('img', { name: '近 7 天共 12 次报警' })).toBeInTheDocument();
   });
 
   it('leaves out alarm figures and the chart without alarm:view, and device figures without device:view', async () => {

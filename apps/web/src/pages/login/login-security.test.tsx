@@ -7,7 +7,7 @@ import { calledPaths, envelope, sentBody, stubServer } from '../../test/fake-ser
 import { currentLocation, renderApp, resetBrowserState } from '../../test/render-app';
 
 /** Navigation after a login renders the layout, which is slow on the shared 2-core machine. */
-const NAV = { timeout: 5000 };
+const NAV = { timeout: 20_000 };
 
 beforeEach(async () => {
   resetBrowserState();
@@ -93,10 +93,10 @@ describe('login page: abnormal login, QR and address code', () => {
     renderApp('/login');
     await userEvent.click(await screen.findByText('Scan QR code'));
     expect(await screen.findByTestId('qr-login')).toBeInTheDocument();
-    expect(await screen.findByTestId('qr-scanned', {}, { timeout: 4000 })).toHaveTextContent(
+    expect(await screen.findByTestId('qr-scanned')).toHaveTextContent(
       'Scanned. Confirm the login on your phone.',
     );
-    await waitFor(() => expect(currentLocation.path).toBe('/home'), { timeout: 5000 });
+    await waitFor(() => expect(currentLocation.path).toBe('/home'));
     expect(localStorage.getItem('accessToken')).toBe('qr-token');
     expect(sentBody(fetchMock, '/api/qrLogin/pollTicket')).toEqual({ ticket: 't'.repeat(43) });
   }, 15_000);
@@ -110,7 +110,7 @@ describe('login page: abnormal login, QR and address code', () => {
     });
     renderApp('/login');
     await userEvent.click(await screen.findByText('Scan QR code'));
-    const expired = await screen.findByTestId('qr-expired', {}, { timeout: 4000 });
+    const expired = await screen.findByTestId('qr-expired');
     expect(expired).toHaveTextContent('Verification code invalid; click the QR code to refresh');
     expect(calledPaths(fetchMock).filter((p) => p === '/api/qrLogin/createTicket')).toHaveLength(1);
     await userEvent.click(expired);
@@ -130,9 +130,7 @@ describe('login page: abnormal login, QR and address code', () => {
     });
     renderApp('/login');
     await userEvent.click(await screen.findByText('扫码登录'));
-    expect(await screen.findByTestId('qr-expired', {}, { timeout: 4000 })).toHaveTextContent(
-      '二维码已失效，请点击二维码刷新',
-    );
+    expect(await screen.findByTestId('qr-expired')).toHaveTextContent('二维码已失效，请点击二维码刷新');
   }, 15_000);
 
   it('a login link with an address code logs in by itself', async () => {

@@ -8,7 +8,7 @@ import { currentLocation, renderApp, resetBrowserState } from '../../test/render
 import { safeRedirect } from '.';
 
 /** Navigation after a login renders the layout, which is slow on the shared 2-core machine. */
-const NAV = { timeout: 5000 };
+const NAV = { timeout: 20_000 };
 
 beforeEach(async () => {
   resetBrowserState();

@@ -71,7 +71,7 @@ describe('map mode: equipment beside the monitors', () => {
     const server = serve();
     renderApp(PAGE);
     // The first render of a file warms the whole console up: slow on a busy machine.
-    const fridge = await screen.findByTestId('map-equipment-marker-70', {}, { timeout: 15_000 });
+    const fridge = await screen.findByTestId('map-equipment-marker-70');
     expect(calledPaths(server)).toContain('/api/device/mapEquipment');
     expect(fridge.querySelector('rect')?.getAttribute('fill')).toBe(EQUIPMENT_COLOR);
     // The cold room's first monitor has no GPS: it is drawn beside the next one, KL fridge.
@@ -102,7 +102,7 @@ describe('map mode: equipment beside the monitors', () => {
   it('opens the card of a picked square, saying why its alarms are paused', async () => {
     serve();
     renderApp(PAGE);
-    await userEvent.click(await screen.findByTestId('map-equipment-marker-71', {}, { timeout: 8_000 }));
+    await userEvent.click(await screen.findByTestId('map-equipment-marker-71'));
     const card = screen.getByTestId('map-selected-equipment');
     expect(card).toHaveTextContent('Cold room');
     expect(within(card).getByTestId('map-selected-equipment-paused')).toHaveTextContent(
@@ -121,7 +121,7 @@ describe('map mode: equipment beside the monitors', () => {
     serve();
     await i18n.changeLanguage('zh-CN');
     renderApp(PAGE);
-    await screen.findByTestId('map-equipment-marker-70', {}, { timeout: 8_000 });
+    await screen.findByTestId('map-equipment-marker-70');
     expect(screen.getByTestId('map-legend-equipment')).toHaveTextContent('冷链设备（2）');
     expect(screen.getByTestId('map-equipment-beside-70')).toHaveTextContent('位于 KL fridge 旁');
   });
@@ -130,7 +130,7 @@ describe('map mode: equipment beside the monitors', () => {
     const tags = demoPowers().authTags.filter((tag) => !tag.startsWith('equipment:'));
     const server = serve(tags);
     renderApp(PAGE);
-    await screen.findByTestId('map-marker-1', {}, { timeout: 8_000 });
+    await screen.findByTestId('map-marker-1');
     await waitFor(() => expect(calledPaths(server)).toContain('/api/index/getUserPowers'));
     expect(calledPaths(server)).not.toContain('/api/device/mapEquipment');
     expect(screen.queryByTestId('map-legend-equipment')).toBeNull();

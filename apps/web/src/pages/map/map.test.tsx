@@ -78,7 +78,7 @@ describe('map mode', () => {
   it('draws a marker per located device, coloured by state, and lists the others with the GPS message', async () => {
     const server = serve();
     renderApp(PAGE);
-    const kl = await screen.findByTestId('map-marker-1', {}, { timeout: 8_000 });
+    const kl = await screen.findByTestId('map-marker-1');
     expect(kl).toHaveTextContent('KL fridge');
     expect(kl.getAttribute('data-state')).toBe('1');
     expect(kl.querySelector('circle')?.getAttribute('fill')).toBe(MARKER_COLORS[1]);
@@ -117,7 +117,7 @@ describe('map mode', () => {
   it('draws tiles from the configured source under the markers', async () => {
     serve({ tiles: 'https://tiles.example.org/{z}/{x}/{y}.png' });
     renderApp(PAGE);
-    await screen.findByTestId('map-marker-1', {}, { timeout: 8_000 });
+    await screen.findByTestId('map-marker-1');
     await waitFor(() => expect(screen.queryAllByTestId('map-tile').length).toBeGreaterThan(0));
     const zoom = screen.getByTestId('map-canvas').getAttribute('data-zoom');
     for (const tile of screen.getAllByTestId('map-tile'))
@@ -130,7 +130,7 @@ describe('map mode', () => {
   it('locating a device without GPS says so; a device without a detailed address is at district level', async () => {
     serve();
     renderApp(PAGE);
-    await screen.findByTestId('map-marker-1', {}, { timeout: 8_000 });
+    await screen.findByTestId('map-marker-1');
 
     await userEvent.click(screen.getByTestId('map-item-3'));
     expect(
@@ -153,7 +153,7 @@ describe('map mode', () => {
 
     // A device with a full address: no district notice; its marker selects it too.
     await userEvent.click(screen.getByTestId('map-fit'));
-    await userEvent.click(await screen.findByTestId('map-marker-1', {}, { timeout: 4_000 }));
+    await userEvent.click(await screen.findByTestId('map-marker-1'));
     expect(screen.getByTestId('map-selected')).toHaveTextContent('KL fridge');
     expect(screen.getByTestId('map-selected-location')).toHaveTextContent('Kuala Lumpur Jalan Ampang 1');
     expect(screen.queryByTestId('map-selected-district')).toBeNull();
@@ -167,11 +167,9 @@ describe('map mode', () => {
     serve();
     await i18n.changeLanguage('zh-CN');
     renderApp(PAGE);
-    expect(await screen.findByTestId('map-no-gps-3', {}, { timeout: 8_000 })).toHaveTextContent(
-      '当前设备未上传GPS，定位失败',
-    );
+    expect(await screen.findByTestId('map-no-gps-3')).toHaveTextContent('当前设备未上传GPS，定位失败');
     await userEvent.click(screen.getByTestId('map-item-2'));
-    expect(await screen.findByTestId('map-selected-district', {}, { timeout: 4_000 })).toHaveTextContent(
+    expect(await screen.findByTestId('map-selected-district')).toHaveTextContent(
       '设备无详细地址，已定位到区县级',
     );
   });
@@ -183,7 +181,7 @@ describe('map mode', () => {
     const server = serve({ list: many });
     renderApp(PAGE);
     // 230 devices 110 m apart in a line: every one is on the map, alone or in a cluster.
-    await waitFor(() => expect(drawnDevices()).toHaveLength(230), { timeout: 8_000 });
+    await waitFor(() => expect(drawnDevices()).toHaveLength(230));
     expect(bodies(server, '/api/device/pageDevices')).toEqual([
       { pageNum: 1, pageSize: 200 },
       { pageNum: 2, pageSize: 200 },
@@ -209,7 +207,7 @@ describe('map mode', () => {
       ],
     });
     renderApp(PAGE);
-    const cluster = await screen.findByTestId('map-cluster', {}, { timeout: 8_000 });
+    const cluster = await screen.findByTestId('map-cluster');
     expect(cluster.getAttribute('data-members')).toBe('1,2');
     expect(cluster).toHaveTextContent('2');
     // Coloured by its most urgent device (the alarm).

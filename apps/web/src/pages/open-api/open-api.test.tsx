@@ -107,7 +107,7 @@ describe('open API keys', () => {
     async () => {
       const server = serve();
       renderApp(OPEN_API_PATH);
-      const row = await screen.findByTestId('key-row-k1', {}, { timeout: 15_000 });
+      const row = await screen.findByTestId('key-row-k1');
       expect(row).toHaveTextContent('ak_0123456789abcdef');
       expect(row).toHaveTextContent('Demo Admin');
       expect(within(row).getByTestId('key-state-k1')).toHaveTextContent('Active');
@@ -150,7 +150,7 @@ describe('open API keys', () => {
     async () => {
       const server = serve();
       renderApp(OPEN_API_PATH);
-      await screen.findByTestId('key-row-k1', {}, { timeout: 15_000 });
+      await screen.findByTestId('key-row-k1');
       await userEvent.click(screen.getByTestId('key-revoke-k3'));
       expect(bodies(server, '/api/openApi/revokeKey')).toHaveLength(0);
       await userEvent.click(await screen.findByTestId('key-revoke-confirm'));
@@ -165,7 +165,7 @@ describe('open API keys', () => {
     async () => {
       const server = serve();
       renderApp(OPEN_API_PATH);
-      await screen.findByTestId('key-row-k1', {}, { timeout: 15_000 });
+      await screen.findByTestId('key-row-k1');
       await userEvent.click(screen.getByTestId('key-usage-k1'));
       const drawer = await screen.findByTestId('usage-drawer');
       const first = await within(drawer).findByTestId('usage-row-u1');
@@ -185,7 +185,7 @@ describe('open API keys', () => {
     async () => {
       serve({ '/api/openApi/pageKeys': envelope(null, 500, SERVICE_OFF) });
       renderApp(OPEN_API_PATH);
-      const refused = await screen.findByTestId('open-api-refused', {}, { timeout: 15_000 });
+      const refused = await screen.findByTestId('open-api-refused');
       expect(refused).toHaveTextContent(SERVICE_OFF);
       expect(document.querySelector('.ant-table')).toBeNull();
       expect(screen.queryByTestId('key-create-open')).toBeNull();
@@ -198,7 +198,7 @@ describe('open API keys', () => {
     async () => {
       serve({ '/api/openApi/pageKeys': new Response('{}', { status: 502 }) });
       renderApp(OPEN_API_PATH);
-      const error = await screen.findByTestId('open-api-error', {}, { timeout: 15_000 });
+      const error = await screen.findByTestId('open-api-error');
       expect(error).toHaveTextContent('The list could not be loaded');
       expect(document.querySelector('.ant-table')).toBeNull();
     },
@@ -212,7 +212,7 @@ describe('open devices', () => {
     async () => {
       const server = serve();
       renderApp(openDeviceUrl('k1'));
-      const second = await screen.findByTestId('open-device-row-DEMO0002', {}, { timeout: 15_000 });
+      const second = await screen.findByTestId('open-device-row-DEMO0002');
       const current = screen.getByTestId('open-device-current');
       expect(current).toHaveTextContent('Opened devices (1)');
       expect(within(current).getByTestId('opened-1')).toHaveTextContent('Vaccine fridge 1 (DEMO0001)');
@@ -239,7 +239,7 @@ describe('open devices', () => {
     async () => {
       const server = serve();
       renderApp(OPEN_DEVICE_PATH);
-      await screen.findByTestId('open-device-row-DEMO0001', {}, { timeout: 15_000 });
+      await screen.findByTestId('open-device-row-DEMO0001');
       // The first active key is chosen when none is named; it has device 1 opened.
       expect(screen.getByTestId('open-device-current')).toHaveTextContent('Opened devices (1)');
       await userEvent.click(within(screen.getByTestId('open-device-key')).getByRole('combobox'));
@@ -273,9 +273,7 @@ describe('open devices', () => {
     async () => {
       serve({ '/api/openApi/pageKeys': envelope(null, 500, SERVICE_OFF) });
       renderApp(OPEN_DEVICE_PATH);
-      expect(await screen.findByTestId('open-api-refused', {}, { timeout: 15_000 })).toHaveTextContent(
-        SERVICE_OFF,
-      );
+      expect(await screen.findByTestId('open-api-refused')).toHaveTextContent(SERVICE_OFF);
     },
     SLOW_MS,
   );

@@ -43,9 +43,7 @@ describe('open interface (device connection)', () => {
   it('shows the broker, topics, HTTP endpoint, serial and payload examples for the device', async () => {
     const server = serve();
     renderApp(`${PAGE}?id=1`);
-    expect(await screen.findByTestId('oi-mqtt-url', {}, { timeout: 8_000 })).toHaveTextContent(
-      'mqtt://iot.example.org:1883',
-    );
+    expect(await screen.findByTestId('oi-mqtt-url')).toHaveTextContent('mqtt://iot.example.org:1883');
     expect(screen.getByTestId('oi-serial')).toHaveTextContent('DEMO0001');
     expect(screen.getByTestId('oi-topic-up')).toHaveTextContent('cc/v1/DEMO0001/up');
     expect(screen.getByTestId('oi-topic-event')).toHaveTextContent('cc/v1/DEMO0001/event');
@@ -75,49 +73,43 @@ describe('open interface (device connection)', () => {
   it('copies a topic, and says "Copy failed" when the browser refuses', async () => {
     serve();
     renderApp(`${PAGE}?id=1`);
-    await screen.findByTestId('oi-topic-up', {}, { timeout: 8_000 });
+    await screen.findByTestId('oi-topic-up');
     // fireEvent, not userEvent: userEvent installs its own clipboard on every call.
     const writeText = vi.fn(() => Promise.resolve());
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
     fireEvent.click(screen.getByTestId('oi-topic-up-copy'));
-    expect(await screen.findByText('Copied', {}, { timeout: 4_000 })).toBeInTheDocument();
+    expect(await screen.findByText('Copied')).toBeInTheDocument();
     expect(writeText).toHaveBeenCalledWith('cc/v1/DEMO0001/up');
 
     const refuse = vi.fn(() => Promise.reject(new Error('denied')));
     Object.defineProperty(navigator, 'clipboard', { value: { writeText: refuse }, configurable: true });
     fireEvent.click(screen.getByTestId('oi-mqtt-url-copy'));
-    expect(await screen.findByText('Copy failed', {}, { timeout: 4_000 })).toBeInTheDocument();
+    expect(await screen.findByText('Copy failed')).toBeInTheDocument();
     expect(refuse).toHaveBeenCalledWith('mqtt://iot.example.org:1883');
   });
 
   it('resets the key after confirmation and shows the new key once, with copy', async () => {
     const server = serve(['device:edit']);
     renderApp(`${PAGE}?id=1`);
-    await userEvent.click(await screen.findByTestId('reset-key-open', {}, { timeout: 8_000 }));
+    await userEvent.click(await screen.findByTestId('reset-key-open'));
     expect(server.mock.calls.some(([input]) => String(input) === '/api/device/resetDeviceKey')).toBe(false);
     await userEvent.click(await screen.findByTestId('reset-key-confirm'));
-    expect(await screen.findByTestId('device-key', {}, { timeout: 4_000 })).toHaveTextContent(
-      'fresh-key-789',
-    );
+    expect(await screen.findByTestId('device-key')).toHaveTextContent('fresh-key-789');
     const writeText = vi.fn(() => Promise.reject(new Error('denied')));
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
     fireEvent.click(screen.getByTestId('device-key-copy'));
-    expect(await screen.findByText('Copy failed', {}, { timeout: 4_000 })).toBeInTheDocument();
+    expect(await screen.findByText('Copy failed')).toBeInTheDocument();
     expect(writeText).toHaveBeenCalledWith('fresh-key-789');
   });
 
   it('says when no device is chosen or it cannot be read, in Chinese too', async () => {
     serve(undefined, { '/api/device/deviceDetail': envelope(null, 500, 'Device not found') });
     const none = renderApp(PAGE);
-    expect(await screen.findByTestId('open-interface-empty', {}, { timeout: 8_000 })).toHaveTextContent(
-      'No device chosen',
-    );
+    expect(await screen.findByTestId('open-interface-empty')).toHaveTextContent('No device chosen');
     none.unmount();
     await i18n.changeLanguage('zh-CN');
     renderApp(`${PAGE}?id=99`);
-    expect(await screen.findByTestId('open-interface-empty', {}, { timeout: 8_000 })).toHaveTextContent(
-      '设备不存在或无权限',
-    );
+    expect(await screen.findByTestId('open-interface-empty')).toHaveTextContent('设备不存在或无权限');
   });
 
   it('is reached from the device detail', async () => {
@@ -125,8 +117,8 @@ describe('open interface (device connection)', () => {
       '/api/device/historyData': () => ({ points: [], min: null, max: null, avg: null, mkt: null }),
     });
     renderApp('/deviceManagement/monitoringDevice/monitoringDeviceDetail?id=1');
-    await userEvent.click(await screen.findByTestId('open-interface-link', {}, { timeout: 8_000 }));
+    await userEvent.click(await screen.findByTestId('open-interface-link'));
     await waitFor(() => expect(currentLocation.path).toBe(`${PAGE}?id=1`));
-    expect(await screen.findByTestId('oi-serial', {}, { timeout: 8_000 })).toHaveTextContent('DEMO0001');
+    expect(await screen.findByTestId('oi-serial')).toHaveTextContent('DEMO0001');
   });
 });

@@ -10,7 +10,7 @@ const REPORTS = '/monitoring/operationReport';
 const TASKS = '/monitoring/operationReport/taskManage';
 /** The first visit compiles the lazy page, slow on a shared 2-core machine. */
 const SLOW_MS = 40_000;
-const FIRST = { timeout: 15_000 };
+const FIRST = { timeout: 20_000 };
 const T0 = Date.UTC(2026, 2, 10);
 
 const page = <T,>(list: T[]) => ({ list, total: list.length, pageNum: 1, pageSize: 20 });

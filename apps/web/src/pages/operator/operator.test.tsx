@@ -88,9 +88,7 @@ describe('operator console', () => {
     async () => {
       serve();
       renderApp('/operator');
-      expect(await screen.findByTestId('company-row-c7', {}, { timeout: 15_000 })).toHaveTextContent(
-        'Acme Cold',
-      );
+      expect(await screen.findByTestId('company-row-c7')).toHaveTextContent('Acme Cold');
       const menus = screen.getAllByRole('menu');
       for (const title of ['Companies', 'Device inventory', 'Feedback received']) {
         expect(
@@ -107,7 +105,7 @@ describe('operator console', () => {
     async () => {
       const server = serve();
       renderApp('/operator/companies');
-      await userEvent.click(await screen.findByTestId('company-manage-c7', {}, { timeout: 15_000 }));
+      await userEvent.click(await screen.findByTestId('company-manage-c7'));
       await userEvent.click(await screen.findByTestId('service-switch-logistics'));
       await userEvent.click(screen.getByTestId('services-save'));
       await waitFor(() =>
@@ -149,7 +147,7 @@ describe('operator console', () => {
           ]),
       });
       renderApp('/operator/companies');
-      await userEvent.click(await screen.findByTestId('company-manage-c8', {}, { timeout: 15_000 }));
+      await userEvent.click(await screen.findByTestId('company-manage-c8'));
       await screen.findByTestId('operator-company-drawer');
       expect(screen.queryByTestId('support-devices')).toBeNull();
       await userEvent.keyboard('{Escape}');
@@ -175,7 +173,7 @@ describe('operator console', () => {
         },
       });
       renderApp('/home');
-      await userEvent.click(await screen.findByTestId('user-menu', {}, { timeout: 15_000 }));
+      await userEvent.click(await screen.findByTestId('user-menu'));
       await userEvent.click(await screen.findByTestId('menu-support-access'));
       expect(await screen.findByTestId('support-access-state')).toHaveTextContent('Closed');
       await userEvent.click(screen.getByTestId('support-access-grant'));
@@ -201,7 +199,7 @@ describe('operator console', () => {
       };
       const server = serve({ '/api/operator/previewInventory': () => bad });
       renderApp('/operator/inventory');
-      const text = await screen.findByTestId('inventory-csv', {}, { timeout: 15_000 });
+      const text = await screen.findByTestId('inventory-csv');
       await userEvent.type(text, 'serial,model,version,channels');
       await userEvent.click(screen.getByTestId('inventory-preview'));
       expect(await screen.findByTestId('inventory-problem-3')).toHaveTextContent(
@@ -219,7 +217,7 @@ describe('operator console', () => {
       await i18n.changeLanguage('zh-CN');
       serve();
       renderApp('/operator/feedback');
-      const row = await screen.findByTestId('feedback-row-f1', {}, { timeout: 15_000 });
+      const row = await screen.findByTestId('feedback-row-f1');
       expect(row).toHaveTextContent('Li Wei (li@example.com)');
       expect(screen.getByTestId('page-title')).toHaveTextContent('意见反馈');
     },

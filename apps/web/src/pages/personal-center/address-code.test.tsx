@@ -52,7 +52,7 @@ const linkOf = (code: string) => `${window.location.origin}/login?addressCode=${
 
 async function openCard() {
   renderApp(PAGE);
-  return screen.findByTestId('address-code-card', {}, { timeout: 8_000 });
+  return screen.findByTestId('address-code-card');
 }
 
 beforeEach(async () => {

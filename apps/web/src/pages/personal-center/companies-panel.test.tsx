@@ -9,7 +9,7 @@ import { bodies, choose } from '../org/test-fixtures';
 import { COMPANY_PATHS } from './company-calls';
 
 const PAGE = '/user/personalCenter?panel=companies';
-const WAIT = { timeout: 15_000 };
+const WAIT = { timeout: 20_000 };
 
 const founded: UserCompany = {
   id: 'c1',

@@ -7,7 +7,7 @@ import i18n from '../../i18n';
 import { stubServer } from '../../test/fake-server';
 import { renderApp, resetBrowserState } from '../../test/render-app';
 
-const WAIT = { timeout: 15_000 };
+const WAIT = { timeout: 20_000 };
 
 function sent(n: number): FeedbackView {
   return {

@@ -105,7 +105,7 @@ afterEach(() => {
 
 async function open(path = PAGE) {
   const view = renderApp(path);
-  await screen.findByTestId('profile-card', {}, { timeout: 8_000 });
+  await screen.findByTestId('profile-card');
   return view;
 }
 
@@ -180,9 +180,9 @@ describe('personal centre: passwords', () => {
   it("opens the password panel from the user menu's change-password entry", async () => {
     serve();
     renderApp('/home');
-    await userEvent.click(await screen.findByTestId('user-menu', {}, { timeout: 8_000 }));
+    await userEvent.click(await screen.findByTestId('user-menu'));
     await userEvent.click(await screen.findByTestId('menu-password'));
-    expect(await screen.findByTestId('password-panel', {}, { timeout: 8_000 })).toBeVisible();
+    expect(await screen.findByTestId('password-panel')).toBeVisible();
     expect(currentLocation.path).toBe(`${PAGE}?panel=password`);
   });
 
@@ -342,8 +342,8 @@ describe('personal centre: notices', () => {
   it('opens the personal centre from the notification bell', async () => {
     serve();
     renderApp('/home');
-    await userEvent.click(await screen.findByTestId('notice-bell', {}, { timeout: 8_000 }));
-    expect(await screen.findByTestId('notice-list', {}, { timeout: 8_000 })).toBeInTheDocument();
+    await userEvent.click(await screen.findByTestId('notice-bell'));
+    expect(await screen.findByTestId('notice-list')).toBeInTheDocument();
     expect(currentLocation.path).toBe(PAGE);
   });
 });
@@ -407,7 +407,7 @@ describe('personal centre: WeChat', () => {
 describe('feedback images', () => {
   async function openFeedback() {
     renderApp('/home');
-    await userEvent.click(await screen.findByTestId('feedback-open', {}, { timeout: 8_000 }));
+    await userEvent.click(await screen.findByTestId('feedback-open'));
     await userEvent.type(await screen.findByTestId('feedback-content'), 'See the pictures');
     return document.querySelector('.ant-modal input[type=file]') as HTMLInputElement;
   }

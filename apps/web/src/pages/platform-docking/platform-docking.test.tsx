@@ -92,7 +92,7 @@ describe('platform docking pages', () => {
     async () => {
       const server = serve();
       renderApp(PLATFORM_LIST_PATH);
-      const enabled = await screen.findByTestId('dock-row-pl1', {}, { timeout: 15_000 });
+      const enabled = await screen.findByTestId('dock-row-pl1');
       expect(within(enabled).getByTestId('dock-state-pl1')).toHaveTextContent('Enabled');
       expect(within(screen.getByTestId('dock-row-pl2')).getByTestId('dock-state-pl2')).toHaveTextContent(
         'Not docked',
@@ -122,7 +122,7 @@ describe('platform docking pages', () => {
       const server = serve();
       await i18n.changeLanguage('zh-CN');
       renderApp(dockMonitorUrl('k1'));
-      const detail = await screen.findByTestId('dock-detail', {}, { timeout: 15_000 });
+      const detail = await screen.findByTestId('dock-detail');
       expect(detail).toHaveTextContent('Provincial vaccine platform');
       expect(detail).toHaveTextContent('已启用');
       expect(await screen.findByTestId('delivery-row-d1')).toHaveTextContent('已送达');

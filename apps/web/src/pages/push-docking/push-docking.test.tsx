@@ -96,7 +96,7 @@ describe('push docking pages', () => {
     async () => {
       const server = serve();
       renderApp(PUSH_LIST_PATH);
-      const row = await screen.findByTestId('push-row-p1', {}, { timeout: 15_000 });
+      const row = await screen.findByTestId('push-row-p1');
       expect(row).toHaveTextContent('https://bms.example.com/hook');
       expect(row).toHaveTextContent('Readings');
       expect(within(row).getByTestId('push-state-p1')).toHaveTextContent('Enabled');
@@ -131,7 +131,7 @@ describe('push docking pages', () => {
     async () => {
       const server = serve();
       renderApp(PUSH_LIST_PATH);
-      await screen.findByTestId('push-row-p2', {}, { timeout: 15_000 });
+      await screen.findByTestId('push-row-p2');
       await userEvent.click(screen.getByTestId('push-test-p2'));
       await waitFor(() => expect(bodies(server, '/api/push/testUrl')).toEqual([{ id: 'p2' }]));
       expect(
@@ -150,7 +150,7 @@ describe('push docking pages', () => {
     async () => {
       const server = serve();
       renderApp(PUSH_LIST_PATH);
-      await screen.findByTestId('push-row-p1', {}, { timeout: 15_000 });
+      await screen.findByTestId('push-row-p1');
       await userEvent.click(screen.getByTestId('push-devices-p1'));
       expect(await screen.findByTestId('push-devices-count')).toHaveTextContent('1 device chosen');
       await userEvent.click(within(screen.getByTestId('push-devices-select')).getByRole('combobox'));
@@ -169,7 +169,7 @@ describe('push docking pages', () => {
     async () => {
       const server = serve();
       renderApp(pushDeliveriesUrl('p1'));
-      const retrying = await screen.findByTestId('delivery-row-d2', {}, { timeout: 15_000 });
+      const retrying = await screen.findByTestId('delivery-row-d2');
       expect(bodies(server, '/api/push/pageDeliveries')[0]).toEqual({ id: 'p1', pageNum: 1, pageSize: 20 });
       expect(within(retrying).getByTestId('delivery-status-d2')).toHaveTextContent('Retrying');
       expect(retrying).toHaveTextContent('503');
@@ -187,9 +187,7 @@ describe('push docking pages', () => {
       serve({ '/api/push/pageUrls': envelope(null, 500, SERVICE_OFF) });
       await i18n.changeLanguage('zh-CN');
       renderApp(PUSH_LIST_PATH);
-      expect(await screen.findByTestId('open-api-refused', {}, { timeout: 15_000 })).toHaveTextContent(
-        SERVICE_OFF,
-      );
+      expect(await screen.findByTestId('open-api-refused')).toHaveTextContent(SERVICE_OFF);
       expect(screen.queryByTestId('push-add')).toBeNull();
       expect(screen.getByTestId('page-title')).toHaveTextContent('推送链接对接');
     },

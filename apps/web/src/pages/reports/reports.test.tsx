@@ -126,7 +126,7 @@ describe('data report backup tasks', () => {
     async () => {
       const server = serve();
       renderApp(BACKUP);
-      const row = await screen.findByTestId('task-row-t1', {}, { timeout: 15_000 });
+      const row = await screen.findByTestId('task-row-t1');
       expect(within(row).getByText('History data')).toBeInTheDocument();
       expect(within(row).getByText('Daily, 3 am')).toBeInTheDocument();
       expect(within(row).getByText('1 device')).toBeInTheDocument();
@@ -176,7 +176,7 @@ describe('data report backup tasks', () => {
     async () => {
       const server = serve();
       renderApp(BACKUP);
-      await userEvent.click(await screen.findByTestId('task-run-t1', {}, { timeout: 15_000 }));
+      await userEvent.click(await screen.findByTestId('task-run-t1'));
       await waitFor(() => expect(bodies(server, '/api/report/runTask')).toEqual([{ id: 't1' }]));
       const drawer = await screen.findByTestId('runs-table-t1');
       const done = await within(drawer).findByTestId('run-row-r1');
@@ -213,9 +213,7 @@ describe('data report backup tasks', () => {
         },
       });
       renderApp(BACKUP);
-      expect(await screen.findByTestId('tasks-error', {}, { timeout: 15_000 })).toHaveTextContent(
-        'The list could not be loaded.',
-      );
+      expect(await screen.findByTestId('tasks-error')).toHaveTextContent('The list could not be loaded.');
       fail = false;
       await userEvent.click(within(screen.getByTestId('tasks-error')).getByRole('button', { name: /Retry/ }));
       await userEvent.click(await screen.findByTestId('task-delete-t1'));
@@ -243,7 +241,7 @@ describe('data report backup tasks', () => {
         '/api/equipment/pageEquipment': () => page([{ id: 'e1', serial: '300001', name: 'Cold room' }]),
       });
       renderApp(BACKUP);
-      await userEvent.click(await screen.findByTestId('task-edit-t1', {}, { timeout: 15_000 }));
+      await userEvent.click(await screen.findByTestId('task-edit-t1'));
       expect(await screen.findByDisplayValue('Fridge history')).toBeInTheDocument();
       expect(
         await within(screen.getByTestId('task-equipment')).findByText('Cold room (300001)'),
@@ -273,7 +271,7 @@ describe('data report backup tasks', () => {
     async () => {
       serve({}, ['data:view']);
       renderApp(BACKUP);
-      await screen.findByTestId('task-row-t1', {}, { timeout: 15_000 });
+      await screen.findByTestId('task-row-t1');
       expect(screen.getByTestId('task-runs-t1')).toBeInTheDocument();
       expect(screen.queryByTestId('task-run-t1')).toBeNull();
       expect(screen.queryByTestId('task-edit-t1')).toBeNull();
@@ -289,7 +287,7 @@ describe('data centre', () => {
     async () => {
       const server = serve();
       renderApp(FILES);
-      const row = await screen.findByTestId('file-row-f1', {}, { timeout: 15_000 });
+      const row = await screen.findByTestId('file-row-f1');
       expect(within(row).getByText('Data backup: History data')).toBeInTheDocument();
       expect(within(row).getByText('2.0 KB')).toBeInTheDocument();
       expect(within(screen.getByTestId('file-row-f2')).getByText('Not kept (export)')).toBeInTheDocument();
@@ -316,7 +314,7 @@ describe('data centre', () => {
     async () => {
       const server = serve();
       renderApp(FILES);
-      const input = await screen.findByTestId('verify-sha256', {}, { timeout: 15_000 });
+      const input = await screen.findByTestId('verify-sha256');
       await userEvent.type(input, 'xyz');
       await userEvent.click(screen.getByTestId('verify-submit'));
       expect(await screen.findByText('A SHA-256 is 64 characters 0-9 and a-f')).toBeInTheDocument();

@@ -132,7 +132,7 @@ function serve(data: () => ScreenOverview = () => overview()) {
 
 async function openScreen(path: string) {
   const view = renderApp(path);
-  await screen.findByTestId('page-title', {}, { timeout: 8_000 });
+  await screen.findByTestId('page-title');
   await waitFor(() => expect(FakeWebSocket.instances.length).toBeGreaterThan(0));
   const ws = FakeWebSocket.last();
   act(() => {
@@ -218,7 +218,7 @@ describe('/screen (organisation overview)', () => {
     });
     // A device this screen does not show (another company of the person) is not listed by the push.
     expect(screen.getAllByTestId('screen-alarm')).toHaveLength(1);
-    await waitFor(() => expect(calls()).toBe(2), { timeout: 4_000 });
+    await waitFor(() => expect(calls()).toBe(2));
     await new Promise((r) => setTimeout(r, 2_500));
     expect(calls()).toBe(2);
   });
@@ -248,7 +248,7 @@ describe('/screen (organisation overview)', () => {
       await screen.findAllByText(
         'The screen could not load its figures. It keeps trying.',
         {},
-        { timeout: 8_000 },
+        { timeout: 20_000 },
       ),
     ).not.toHaveLength(0);
 
@@ -257,7 +257,7 @@ describe('/screen (organisation overview)', () => {
       overview({ departments: [], devices: [], openAlarms: [], openAlarmTotal: 0, deviceCount: 0 }),
     );
     renderApp('/screen');
-    expect(await screen.findByText('No open alarms', {}, { timeout: 8_000 })).toBeInTheDocument();
+    expect(await screen.findByText('No open alarms')).toBeInTheDocument();
     expect(screen.getByText('No monitors to show')).toBeInTheDocument();
     expect(screen.getByText('No departments to show')).toBeInTheDocument();
   });
@@ -290,7 +290,7 @@ describe('the header shortcut ticket', () => {
     await waitFor(() => expect(currentLocation.path).toBe('/screen?days=30'));
     expect(sentBody(fetchMock, '/api/datav/redeemTicket')).toEqual({ ticket: 'abcdefghijklmnopqrstuvwxyz' });
     expect(localStorage.getItem('accessToken')).toBe('from-ticket');
-    expect(await screen.findByTestId('page-title', {}, { timeout: 8_000 })).toBeInTheDocument();
+    expect(await screen.findByTestId('page-title')).toBeInTheDocument();
   });
 });
 

@@ -137,11 +137,9 @@ describe('statistics page', () => {
   it('draws every chart of the last 7 days from one call, in the browser’s time zone', async () => {
     const server = stubServer({ overrides: { [CALL]: () => statistics() } });
     renderApp(PAGE);
-    expect(await screen.findByTestId('page-title', {}, { timeout: 10_000 })).toHaveTextContent('Statistics');
+    expect(await screen.findByTestId('page-title')).toHaveTextContent('Statistics');
     for (const chart of ['alarmsByType', 'resolveTime', 'availability', 'notifications', 'credits']) {
-      expect(
-        await screen.findByTestId(`statistics-${chart}-canvas`, {}, { timeout: 8_000 }),
-      ).toBeInTheDocument();
+      expect(await screen.findByTestId(`statistics-${chart}-canvas`)).toBeInTheDocument();
     }
     expect(screen.getByRole('img', { name: '5 alarms in the period' })).toBeInTheDocument();
     expect(screen.getByTestId('statistics-resolve-summary')).toHaveTextContent(
@@ -166,7 +164,7 @@ describe('statistics page', () => {
   it('asks again for last month and for a department of the caller', async () => {
     const server = stubServer({ overrides: { [CALL]: () => statistics() } });
     renderApp(PAGE);
-    await screen.findByTestId('statistics-alarmsByType-canvas', {}, { timeout: 8_000 });
+    await screen.findByTestId('statistics-alarmsByType-canvas');
     await userEvent.click(within(screen.getByTestId('statistics-preset')).getByText('Last month'));
     await waitFor(() => expect(bodies(server, CALL)).toHaveLength(2));
     const month = dayjs().startOf('month');
@@ -182,7 +180,7 @@ describe('statistics page', () => {
   it('takes a custom range of whole days, and refuses one longer than 366 days', async () => {
     const server = stubServer({ overrides: { [CALL]: () => statistics() } });
     renderApp(PAGE);
-    await screen.findByTestId('statistics-alarmsByType-canvas', {}, { timeout: 8_000 });
+    await screen.findByTestId('statistics-alarmsByType-canvas');
     await userEvent.click(within(screen.getByTestId('statistics-preset')).getByText('Custom'));
     const typeRange = async (from: string, to: string) => {
       const [start, end] = [...document.querySelectorAll<HTMLInputElement>('.ant-picker-range input')] as [
@@ -209,7 +207,7 @@ describe('statistics page', () => {
   it('groups the alarm chart by level or department, and exports that grouping', async () => {
     const server = stubServer({ overrides: { [CALL]: () => statistics(), [EXPORT]: xlsxFile() } });
     renderApp(PAGE);
-    await screen.findByTestId('statistics-alarmsByType-canvas', {}, { timeout: 8_000 });
+    await screen.findByTestId('statistics-alarmsByType-canvas');
     await userEvent.click(within(screen.getByTestId('statistics-alarm-grouping')).getByText('By department'));
     expect(await screen.findByTestId('statistics-alarmsByDepartment-canvas')).toBeInTheDocument();
     await userEvent.click(screen.getByTestId('statistics-alarmsByDepartment-xlsx'));
@@ -224,7 +222,7 @@ describe('statistics page', () => {
       overrides: { [CALL]: () => statistics(), [EXPORT]: xlsxFile() },
     });
     renderApp(PAGE);
-    await screen.findByTestId('statistics-resolveTime-canvas', {}, { timeout: 8_000 });
+    await screen.findByTestId('statistics-resolveTime-canvas');
     await userEvent.click(screen.getByTestId('statistics-resolveTime-xlsx'));
     await userEvent.type(await screen.findByTestId('statistics-export-sign-password'), 'Sign1234');
     await userEvent.click(screen.getByTestId('statistics-export-submit'));
@@ -248,7 +246,7 @@ describe('statistics page', () => {
       },
     });
     renderApp(PAGE);
-    expect(await screen.findAllByText('Nothing in this period', {}, { timeout: 8_000 })).toHaveLength(3);
+    expect(await screen.findAllByText('Nothing in this period')).toHaveLength(3);
     expect(screen.getByText('Needs the right to view devices.')).toBeInTheDocument();
     expect(screen.getByText('Needs the right to view expenses.')).toBeInTheDocument();
     expect(screen.queryByTestId('statistics-notifications-xlsx')).toBeNull();
@@ -266,14 +264,10 @@ describe('statistics page', () => {
       return answer(input, init);
     });
     renderApp(PAGE);
-    expect(
-      await screen.findAllByText('The statistics could not be loaded.', {}, { timeout: 8_000 }),
-    ).toHaveLength(5);
+    expect(await screen.findAllByText('The statistics could not be loaded.')).toHaveLength(5);
     fail = false;
     await userEvent.click(screen.getAllByRole('button', { name: 'Try again' })[0]!);
-    expect(
-      await screen.findByTestId('statistics-credits-canvas', {}, { timeout: 8_000 }),
-    ).toBeInTheDocument();
+    expect(await screen.findByTestId('statistics-credits-canvas')).toBeInTheDocument();
   });
 
   it('speaks Chinese, says long resolve times in days and hours, and lists no device that missed nothing', async () => {
@@ -298,8 +292,8 @@ describe('statistics page', () => {
       },
     });
     renderApp(PAGE);
-    expect(await screen.findByTestId('page-title', {}, { timeout: 10_000 })).toHaveTextContent('统计分析');
-    expect(await screen.findByText('报警趋势', {}, { timeout: 8_000 })).toBeInTheDocument();
+    expect(await screen.findByTestId('page-title')).toHaveTextContent('统计分析');
+    expect(await screen.findByText('报警趋势')).toBeInTheDocument();
     expect(screen.getByText('最近 7 天')).toBeInTheDocument();
     expect(await screen.findByTestId('statistics-bucket')).toHaveTextContent('按小时统计');
     expect(screen.getByTestId('statistics-availability-summary')).toHaveTextContent(

@@ -27,7 +27,7 @@ async function showDetail(detail: AlarmDetailView, language: 'en' | 'zh-CN' = 'e
   });
   await i18n.changeLanguage(language);
   renderApp(DETAIL);
-  await screen.findByTestId('alarm-detail-content', {}, { timeout: 8_000 });
+  await screen.findByTestId('alarm-detail-content');
 }
 
 const VALUE_CLEARING = {

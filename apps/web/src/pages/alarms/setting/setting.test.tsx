@@ -161,7 +161,7 @@ describe('alarm setting page', () => {
   }
 
   async function pickMonitor() {
-    await screen.findByTestId('page-title', {}, { timeout: 8_000 });
+    await screen.findByTestId('page-title');
     fireEvent.mouseDown(within(screen.getByTestId('setting-device')).getByRole('combobox'));
     await userEvent.click(await screen.findByTitle('DEMO0001 · Vaccine fridge 1'));
     await screen.findByTestId('setting-row-5');

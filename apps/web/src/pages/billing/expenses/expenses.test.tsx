@@ -115,9 +115,7 @@ describe('expense management', () => {
   it('shows the balance, the ledger with the alarm each message paid for, and all orders', async () => {
     const server = serve();
     renderApp(PAGE);
-    expect(await screen.findByTestId('credit-balance', {}, { timeout: 8_000 })).toHaveTextContent(
-      '98 credits',
-    );
+    expect(await screen.findByTestId('credit-balance')).toHaveTextContent('98 credits');
     const debit = await screen.findByTestId('ledger-row-3');
     expect(debit).toHaveTextContent('Message sent');
     expect(debit).toHaveTextContent('-2');
@@ -139,7 +137,7 @@ describe('expense management', () => {
   it('filters the ledger by type and starts again at page 1', async () => {
     const server = serve();
     renderApp(PAGE);
-    await screen.findByTestId('ledger-row-3', {}, { timeout: 8_000 });
+    await screen.findByTestId('ledger-row-3');
     await userEvent.click(within(screen.getByTestId('ledger-filter-kind')).getByRole('combobox'));
     await userEvent.click(await screen.findByTitle('Top-up / grant'));
     await waitFor(() => expect(screen.queryByTestId('ledger-row-3')).toBeNull());
@@ -155,7 +153,7 @@ describe('expense management', () => {
     URL.createObjectURL = vi.fn(() => 'blob:ledger');
     URL.revokeObjectURL = vi.fn();
     renderApp(PAGE);
-    await screen.findByTestId('ledger-row-3', {}, { timeout: 8_000 });
+    await screen.findByTestId('ledger-row-3');
     await userEvent.click(screen.getByTestId('ledger-export'));
     await userEvent.click(await screen.findByText('CSV (.csv)'));
     await userEvent.click(screen.getByTestId('audit-export-submit'));
@@ -168,7 +166,7 @@ describe('expense management', () => {
   it('orders message credits from the balance, then leads to the top-up records to pay', async () => {
     const server = serve({ authTags: demoPowers(['data:view', 'billing:topUp']).authTags });
     renderApp(PAGE);
-    await userEvent.click(await screen.findByTestId('credit-top-up', {}, { timeout: 8_000 }));
+    await userEvent.click(await screen.findByTestId('credit-top-up'));
     const count = await screen.findByTestId('buy-credits-count');
     await userEvent.clear(count);
     await userEvent.type(count, '3000');
@@ -181,7 +179,7 @@ describe('expense management', () => {
   it('warns when the credit is used up, and hides top-up and orders without the top-up permission', async () => {
     const server = serve({ balance: 0, authTags: ['home:view', 'billing:view'] });
     renderApp(PAGE);
-    expect(await screen.findByTestId('credit-used-up', {}, { timeout: 8_000 })).toBeInTheDocument();
+    expect(await screen.findByTestId('credit-used-up')).toBeInTheDocument();
     expect(screen.getByTestId('orders-refused')).toBeInTheDocument();
     expect(screen.queryByTestId('credit-top-up')).toBeNull();
     expect(calledPaths(server)).not.toContain('/api/order/pageOrders');
@@ -191,7 +189,7 @@ describe('expense management', () => {
     serve();
     await i18n.changeLanguage('zh-CN');
     renderApp(PAGE);
-    expect(await screen.findByTestId('credit-balance', {}, { timeout: 8_000 })).toHaveTextContent('98 条');
+    expect(await screen.findByTestId('credit-balance')).toHaveTextContent('98 条');
     const debit = await screen.findByTestId('ledger-row-3');
     expect(debit).toHaveTextContent('消息扣费');
     expect(debit).toHaveTextContent('短信');
@@ -242,10 +240,8 @@ describe('the low-credit reminder', () => {
       },
     });
     renderApp('/user/personalCenter');
-    await userEvent.click(await screen.findByTestId('notice-credit-link', {}, { timeout: 8_000 }));
+    await userEvent.click(await screen.findByTestId('notice-credit-link'));
     await waitFor(() => expect(currentLocation.path).toBe(PAGE));
-    expect(await screen.findByTestId('credit-balance', {}, { timeout: 8_000 })).toHaveTextContent(
-      '0 credits',
-    );
+    expect(await screen.findByTestId('credit-balance')).toHaveTextContent('0 credits');
   });
 });

@@ -80,7 +80,7 @@ describe('invoice management', () => {
     const created = vi.fn(() => 'blob:x');
     vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: created, revokeObjectURL: vi.fn() }));
     renderApp('/user/applicationForInvoice');
-    const row = await screen.findByTestId('invoice-row-5', {}, { timeout: 8_000 });
+    const row = await screen.findByTestId('invoice-row-5');
     expect(row).toHaveTextContent('RM 250.50');
     expect(row).toHaveTextContent('Invoice generated');
     expect(row).toHaveTextContent('CC20260601000011');
@@ -92,7 +92,7 @@ describe('invoice management', () => {
   it('sums the picked orders exactly, refuses under RM200 and sends the fields', async () => {
     const server = serve();
     renderApp('/user/applicationForInvoice');
-    await userEvent.click(await screen.findByTestId('invoice-apply', {}, { timeout: 8_000 }));
+    await userEvent.click(await screen.findByTestId('invoice-apply'));
     await userEvent.click(await screen.findByTestId('invoice-order-21'));
     expect(screen.getByTestId('invoice-sum')).toHaveTextContent('RM 150.00');
     expect(screen.getByTestId('invoice-minimum')).toHaveTextContent('Minimum invoice amount RM200');
@@ -118,7 +118,7 @@ describe('invoice management', () => {
     serve();
     await i18n.changeLanguage('zh-CN');
     renderApp('/user/applicationForInvoice');
-    const row = await screen.findByTestId('invoice-row-5', {}, { timeout: 8_000 });
+    const row = await screen.findByTestId('invoice-row-5');
     expect(row).toHaveTextContent('250.50 元');
     expect(row).toHaveTextContent('已开票');
   });
@@ -126,7 +126,7 @@ describe('invoice management', () => {
   it('the department view asks for the department of the page and offers no changes', async () => {
     const server = serve();
     renderApp('/user/organization/orgApplicationForInvoice?id=42');
-    const row = await screen.findByTestId('invoice-row-5', {}, { timeout: 8_000 });
+    const row = await screen.findByTestId('invoice-row-5');
     expect(row).toHaveTextContent('Pharmacy');
     expect(bodiesOf(server, '/api/invoice/pageInvoices')[0]).toEqual({
       pageNum: 1,
@@ -181,7 +181,7 @@ describe('orders list', () => {
   it('shows every field of an order, its late fee, and buys credits', async () => {
     const server = serveOrders(false);
     renderApp('/user/addedServices/serviceList');
-    const row = await screen.findByTestId('service-order-31', {}, { timeout: 8_000 });
+    const row = await screen.findByTestId('service-order-31');
     for (const text of [
       'Message credits',
       'CC20260601000031',
@@ -206,9 +206,7 @@ describe('orders list', () => {
   it('offers bank transfer only when online payment is off, and online when it is on', async () => {
     serveOrders(false);
     renderApp('/user/addedServices/serviceList');
-    await userEvent.click(
-      within(await screen.findByTestId('service-order-31', {}, { timeout: 8_000 })).getByTestId('order-pay'),
-    );
+    await userEvent.click(within(await screen.findByTestId('service-order-31')).getByTestId('order-pay'));
     expect(await screen.findByTestId('pay-transfer-submit')).toBeInTheDocument();
     expect(screen.getByTestId('pay-amount')).toHaveTextContent('RM 100.60');
     expect(screen.queryByTestId('pay-online')).toBeNull();
@@ -219,9 +217,7 @@ describe('orders list', () => {
     const assign = vi.fn();
     vi.stubGlobal('location', { ...window.location, assign });
     renderApp('/user/addedServices/serviceList');
-    await userEvent.click(
-      within(await screen.findByTestId('service-order-31', {}, { timeout: 8_000 })).getByTestId('order-pay'),
-    );
+    await userEvent.click(within(await screen.findByTestId('service-order-31')).getByTestId('order-pay'));
     await userEvent.click(await screen.findByTestId('pay-online'));
     await waitFor(() => expect(bodiesOf(server, '/api/order/payOnline')).toEqual([{ id: '31' }]));
     await waitFor(() => expect(assign).toHaveBeenCalledWith('https://pay.example/cs_1'));

@@ -37,7 +37,7 @@ function bodies(server: ReturnType<typeof stubServer>, path: string) {
 
 async function openWithBoth() {
   renderApp(LIST);
-  await screen.findByTestId('device-row-DEMO0002', {}, { timeout: 8_000 });
+  await screen.findByTestId('device-row-DEMO0002');
   for (const serial of ['DEMO0001', 'DEMO0002'])
     await userEvent.click(within(screen.getByTestId(`device-row-${serial}`)).getByRole('checkbox'));
 }
@@ -56,7 +56,7 @@ describe('batch alarm setting on monitors', () => {
   it('asks to select a monitor first', async () => {
     const server = serve();
     renderApp(LIST);
-    await screen.findByTestId('device-row-DEMO0002', {}, { timeout: 8_000 });
+    await screen.findByTestId('device-row-DEMO0002');
     await userEvent.click(screen.getByTestId('batch-alarm-setting-open'));
     expect(
       (await screen.findAllByText('Select at least one device, time period or record')).length,
@@ -118,7 +118,7 @@ describe('batch alarm setting on monitors', () => {
   it('is not offered without alarm:edit', async () => {
     serve(AuthTags.filter((tag) => tag !== 'alarm:edit'));
     renderApp(LIST);
-    await screen.findByTestId('device-row-DEMO0002', {}, { timeout: 8_000 });
+    await screen.findByTestId('device-row-DEMO0002');
     expect(screen.queryByTestId('batch-alarm-setting-open')).toBeNull();
   });
 });

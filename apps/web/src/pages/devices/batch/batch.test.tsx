@@ -66,7 +66,7 @@ function bodies(server: ReturnType<typeof stubServer>, path: string) {
 
 async function openList() {
   renderApp(LIST);
-  return screen.findByTestId('device-row-DEMO0002', {}, { timeout: 8_000 });
+  return screen.findByTestId('device-row-DEMO0002');
 }
 
 async function selectBoth() {

@@ -48,9 +48,7 @@ describe('monitor detail', () => {
       mkt: 4.41,
     });
     renderApp(`${DETAIL}?id=1`);
-    expect(await screen.findByTestId('device-name', {}, { timeout: 8_000 })).toHaveTextContent(
-      'Vaccine fridge 1',
-    );
+    expect(await screen.findByTestId('device-name')).toHaveTextContent('Vaccine fridge 1');
     expect(screen.getByTestId('device-serial')).toHaveTextContent('DEMO0001');
     expect(screen.getByTestId('device-state')).toHaveTextContent('Normal');
     expect(screen.getByText('87%')).toBeInTheDocument();
@@ -87,9 +85,7 @@ describe('monitor detail', () => {
       device({ sensors: [sensor({ value: null, updateTime: null })] }),
     );
     renderApp(`${DETAIL}?id=1`);
-    expect(await screen.findByTestId('history-empty', {}, { timeout: 8_000 })).toHaveTextContent(
-      'No data in this period',
-    );
+    expect(await screen.findByTestId('history-empty')).toHaveTextContent('No data in this period');
     expect(screen.getByTestId('sensor-value')).toHaveTextContent('No reading yet');
     expect(screen.getByTestId('history-stat-min')).toHaveTextContent('-');
   });
@@ -97,30 +93,28 @@ describe('monitor detail', () => {
   it('joins the title and the device name with the colon of the language', async () => {
     serve({ points: [], min: null, max: null, avg: null, mkt: null });
     const view = renderApp(`${DETAIL}?id=1`);
-    expect(await screen.findByTestId('device-name', {}, { timeout: 8_000 })).toBeInTheDocument();
+    expect(await screen.findByTestId('device-name')).toBeInTheDocument();
     expect(screen.getByTestId('page-title')).toHaveTextContent('Monitor detail: Vaccine fridge 1');
     view.unmount();
 
     await i18n.changeLanguage('zh-CN');
     serve({ points: [], min: null, max: null, avg: null, mkt: null });
     renderApp(`${DETAIL}?id=1`);
-    expect(await screen.findByTestId('device-name', {}, { timeout: 8_000 })).toBeInTheDocument();
+    expect(await screen.findByTestId('device-name')).toBeInTheDocument();
     expect(screen.getByTestId('page-title').textContent).toMatch(/^\S+：Vaccine fridge 1$/);
   });
 
   it('without an id says so and links back to the list', async () => {
     stubServer();
     renderApp(DETAIL);
-    expect(await screen.findByTestId('device-empty', {}, { timeout: 8_000 })).toHaveTextContent(
-      'No monitor selected',
-    );
+    expect(await screen.findByTestId('device-empty')).toHaveTextContent('No monitor selected');
     expect(screen.getByTestId('page-title')).toHaveTextContent('Monitor detail');
   });
 
   it('resets the device key after confirmation and shows the new key once', async () => {
     const server = serve({ points: [], min: null, max: null, avg: null, mkt: null });
     renderApp(`${DETAIL}?id=1`);
-    await userEvent.click(await screen.findByTestId('reset-key-open', {}, { timeout: 8_000 }));
+    await userEvent.click(await screen.findByTestId('reset-key-open'));
     expect(server.mock.calls.some(([input]) => String(input) === '/api/device/resetDeviceKey')).toBe(false);
     await userEvent.click(await screen.findByTestId('reset-key-confirm'));
     expect(await screen.findByTestId('device-key')).toHaveTextContent('new-key-456');

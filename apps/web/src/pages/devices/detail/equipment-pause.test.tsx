@@ -32,7 +32,7 @@ async function showSensors(equipment: SensorEquipmentView | null, language: 'en'
   });
   await i18n.changeLanguage(language);
   renderApp(DETAIL);
-  return screen.findByTestId('sensor-card-1', {}, { timeout: 8_000 });
+  return screen.findByTestId('sensor-card-1');
 }
 
 beforeEach(async () => {

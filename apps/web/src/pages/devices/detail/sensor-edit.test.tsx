@@ -8,7 +8,7 @@ import { renderApp, resetBrowserState } from '../../../test/render-app';
 import { device, sensor } from '../test-fixtures';
 
 const DETAIL = '/deviceManagement/monitoringDevice/monitoringDeviceDetail?id=1';
-const WAIT = { timeout: 15_000 };
+const WAIT = { timeout: 20_000 };
 const EDIT = '/api/device/editSensor';
 
 /** A device whose sensors the fake server keeps, so a saved channel reads back. */

@@ -57,7 +57,7 @@ describe('sensor PDF report', () => {
   it('asks for an unsigned report of the last 24 hours and saves the PDF the server names', async () => {
     const server = serve();
     renderApp(`${DETAIL}?id=1`);
-    await userEvent.click(await screen.findByTestId('sensor-report-open', {}, { timeout: 8_000 }));
+    await userEvent.click(await screen.findByTestId('sensor-report-open'));
     expect(screen.queryByTestId('sensor-report-sign-password')).toBeNull();
     await userEvent.click(screen.getByTestId('sensor-report-submit'));
     await waitFor(() => expect(reportBodies(server)).toHaveLength(1));
@@ -73,7 +73,7 @@ describe('sensor PDF report', () => {
   it('a signed report needs the signature password even while audit signature is off', async () => {
     const server = serve({ report: envelope(null, 500, 'The signature password is incorrect') });
     renderApp(`${DETAIL}?id=1`);
-    await userEvent.click(await screen.findByTestId('sensor-report-open', {}, { timeout: 8_000 }));
+    await userEvent.click(await screen.findByTestId('sensor-report-open'));
     await userEvent.click(screen.getByLabelText('Approved'));
     await userEvent.click(await screen.findByTestId('sensor-report-submit'));
     expect(await screen.findByText('Enter your signature password')).toBeInTheDocument();
@@ -93,7 +93,7 @@ describe('sensor PDF report', () => {
   it('is not offered without the export permission', async () => {
     serve({ tags: ['data:view'] });
     renderApp(`${DETAIL}?id=1`);
-    await screen.findByTestId('history-sensor', {}, { timeout: 8_000 });
+    await screen.findByTestId('history-sensor');
     expect(screen.queryByTestId('sensor-report-open')).toBeNull();
   });
 });

@@ -99,7 +99,7 @@ describe('editing a monitor', () => {
   }, async () => {
     const server = serveDevice(pcc);
     renderApp(`${DETAIL}?id=1`);
-    await userEvent.click(await screen.findByTestId('edit-device-open', {}, { timeout: 15_000 }));
+    await userEvent.click(await screen.findByTestId('edit-device-open'));
 
     const dialog = await screen.findByTestId('edit-device-form');
     expect(within(dialog).getByTestId('edit-device-name')).toHaveValue('Vaccine fridge 1');
@@ -164,7 +164,7 @@ describe('editing a monitor', () => {
       },
     });
     renderApp(`${DETAIL}?id=1`);
-    await userEvent.click(await screen.findByTestId('edit-device-open', {}, { timeout: 15_000 }));
+    await userEvent.click(await screen.findByTestId('edit-device-open'));
     const dialog = await screen.findByTestId('edit-device-form');
     expect(within(dialog).queryByTestId('edit-device-hostAddress')).toBeNull();
     expect(within(dialog).queryByTestId('edit-device-subAddress')).toBeNull();
@@ -183,7 +183,7 @@ describe('editing a monitor', () => {
   }, async () => {
     serveDevice(pcc);
     renderApp(LIST);
-    const open = await screen.findByTestId('edit-device-open-DEMO0001', {}, { timeout: 15_000 });
+    const open = await screen.findByTestId('edit-device-open-DEMO0001');
     await userEvent.click(open);
     expect(await screen.findByTestId('edit-device-form')).toBeInTheDocument();
     expect(currentLocation.path).toBe(LIST);
@@ -194,19 +194,19 @@ describe('editing a monitor', () => {
   }, async () => {
     serveDevice(pcc, { overrides: { '/api/index/getUserPowers': powersWithoutEdit() } });
     const first = renderApp(`${DETAIL}?id=1`);
-    expect(await screen.findByTestId('device-name', {}, { timeout: 15_000 })).toBeInTheDocument();
+    expect(await screen.findByTestId('device-name')).toBeInTheDocument();
     expect(screen.queryByTestId('edit-device-open')).toBeNull();
     first.unmount();
 
     renderApp(LIST);
-    expect(await screen.findByTestId('device-row-DEMO0001', {}, { timeout: 15_000 })).toBeInTheDocument();
+    expect(await screen.findByTestId('device-row-DEMO0001')).toBeInTheDocument();
     expect(screen.queryByTestId('edit-device-open-DEMO0001')).toBeNull();
   });
 
   it('hides Edit on a device only granted for viewing, even with the edit tag', async () => {
     serveDevice(device({ editable: false }));
     renderApp(`${DETAIL}?id=1`);
-    expect(await screen.findByTestId('device-name', {}, { timeout: 15_000 })).toBeInTheDocument();
+    expect(await screen.findByTestId('device-name')).toBeInTheDocument();
     expect(screen.getByTestId('reset-key-open')).toBeInTheDocument();
     expect(screen.queryByTestId('edit-device-open')).toBeNull();
   });

@@ -77,7 +77,7 @@ describe('address management', () => {
     async () => {
       const server = serve();
       renderApp(PATH);
-      const row = await screen.findByTestId('address-row-a1', {}, { timeout: 15_000 });
+      const row = await screen.findByTestId('address-row-a1');
       expect(row).toHaveTextContent('Guangdong/Shenzhen 8 Cold Store Road');
       expect(row).toHaveTextContent('114.05000, 22.54000');
       expect(screen.getByTestId('address-row-a2')).toHaveTextContent('City Clinic Co');
@@ -99,7 +99,7 @@ describe('address management', () => {
     async () => {
       const server = serve();
       renderApp(PATH);
-      await screen.findByTestId('address-row-a1', {}, { timeout: 15_000 });
+      await screen.findByTestId('address-row-a1');
       await userEvent.click(screen.getByTestId('address-add'));
       await userEvent.type(await screen.findByTestId('address-name'), 'South dock');
       await userEvent.type(screen.getByTestId('address-contact'), 'Zhang San');
@@ -140,7 +140,7 @@ describe('address management', () => {
     async () => {
       const server = serve();
       renderApp(PATH);
-      await screen.findByTestId('address-row-a2', {}, { timeout: 15_000 });
+      await screen.findByTestId('address-row-a2');
       await userEvent.click(screen.getByTestId('address-edit-a2'));
       const name = await screen.findByTestId('address-name');
       expect(name).toHaveValue('City clinic');
@@ -172,16 +172,14 @@ describe('address management', () => {
     async () => {
       serve({ '/api/logistics/pageAddresses': envelope(null, 500, SERVICE_OFF) });
       const view = renderApp(PATH);
-      expect(await screen.findByTestId('address-refused', {}, { timeout: 15_000 })).toHaveTextContent(
-        SERVICE_OFF,
-      );
+      expect(await screen.findByTestId('address-refused')).toHaveTextContent(SERVICE_OFF);
       expect(document.querySelector('.ant-table')).toBeNull();
       view.unmount();
       vi.unstubAllGlobals();
 
       serve({}, []);
       renderApp(PATH);
-      await screen.findByTestId('address-row-a1', {}, { timeout: 15_000 });
+      await screen.findByTestId('address-row-a1');
       expect(screen.queryByTestId('address-add')).toBeNull();
       expect(screen.queryByTestId('address-edit-a1')).toBeNull();
     },
@@ -194,7 +192,7 @@ describe('address management', () => {
       await i18n.changeLanguage('zh-CN');
       serve();
       renderApp(PATH);
-      await screen.findByTestId('address-row-a1', {}, { timeout: 15_000 });
+      await screen.findByTestId('address-row-a1');
       expect(screen.getByTestId('page-title')).toHaveTextContent('地址管理');
       expect(screen.getByTestId('address-add')).toHaveTextContent('新增地址');
       expect(document.body.textContent).not.toMatch(/logistics\.address\./);

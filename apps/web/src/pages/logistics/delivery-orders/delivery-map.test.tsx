@@ -90,7 +90,7 @@ async function openSenderDetail(order: DeliveryDetail) {
     },
   });
   renderApp('/logistics/deliveryOrder');
-  await userEvent.click(await screen.findByTestId('delivery-open-d1', {}, { timeout: 15_000 }));
+  await userEvent.click(await screen.findByTestId('delivery-open-d1'));
   return screen.findByTestId('delivery-route');
 }
 
@@ -153,7 +153,7 @@ describe('delivery map and receipt photo', () => {
         },
       });
       renderApp('/logistics/receivingOrder');
-      await userEvent.click(await screen.findByTestId('receiving-open-d1', {}, { timeout: 15_000 }));
+      await userEvent.click(await screen.findByTestId('receiving-open-d1'));
       const receipt = await screen.findByTestId('delivery-receipt');
       expect(within(receipt).getByAltText('Photo of the goods')).toHaveAttribute('src', PHOTO);
       expect(
@@ -187,7 +187,7 @@ describe('delivery map and receipt photo', () => {
         },
       });
       renderApp('/receipt/abcdefghijklmnopqrstuvwxyz012345');
-      const receipt = await screen.findByTestId('delivery-receipt', {}, { timeout: 15_000 });
+      const receipt = await screen.findByTestId('delivery-receipt');
       expect(within(receipt).getByAltText('货物照片')).toHaveAttribute('src', PHOTO);
     },
     SLOW_MS,
@@ -208,7 +208,7 @@ describe('delivery map and receipt photo', () => {
         },
       });
       renderApp('/receipt/abcdefghijklmnopqrstuvwxyz012345');
-      const input = await screen.findByTestId('receipt-photo', {}, { timeout: 15_000 });
+      const input = await screen.findByTestId('receipt-photo');
       const file = new File([new Uint8Array([0xff, 0xd8, 0xff, 0xe0])], 'goods.jpg', { type: 'image/jpeg' });
       await userEvent.upload(input, file);
       expect(await screen.findByTestId('receipt-photo-preview')).toBeInTheDocument();

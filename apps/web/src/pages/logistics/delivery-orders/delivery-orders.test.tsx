@@ -142,7 +142,7 @@ describe('delivery orders', () => {
     async () => {
       const server = serve();
       renderApp('/logistics/deliveryOrder');
-      const row = await screen.findByTestId('delivery-row-d1', {}, { timeout: 15_000 });
+      const row = await screen.findByTestId('delivery-row-d1');
       expect(row).toHaveTextContent('Created');
       expect(row).toHaveTextContent('Vaccine × 200 vials');
       expect(screen.getByTestId('delivery-row-d2')).toHaveTextContent('In transit');
@@ -160,7 +160,7 @@ describe('delivery orders', () => {
     async () => {
       const server = serve();
       renderApp('/logistics/deliveryOrder');
-      await screen.findByTestId('delivery-row-d1', {}, { timeout: 15_000 });
+      await screen.findByTestId('delivery-row-d1');
       await userEvent.click(screen.getByTestId('delivery-add'));
       await userEvent.click(screen.getByTestId('delivery-save'));
       expect(await screen.findByText('Sender address is required')).toBeInTheDocument();
@@ -199,7 +199,7 @@ describe('delivery orders', () => {
     async () => {
       const server = serve();
       renderApp('/logistics/receivingOrder');
-      await screen.findByTestId('receiving-row-d3', {}, { timeout: 15_000 });
+      await screen.findByTestId('receiving-row-d3');
       await userEvent.click(screen.getByTestId('receiving-open-d3'));
       const summary = await screen.findByTestId('delivery-summary');
       expect(summary).toHaveTextContent('9.5 °C');
@@ -227,7 +227,7 @@ describe('delivery orders', () => {
       localStorage.removeItem('accessToken');
       const server = serve({ '/api/logistics/linkReceipt': () => detail({ role: 'link' }) });
       renderApp('/receipt/abcdefghijklmnopqrstuvwxyz012345');
-      expect(await screen.findByText('运单签收', {}, { timeout: 15_000 })).toBeInTheDocument();
+      expect(await screen.findByText('运单签收')).toBeInTheDocument();
       expect(await screen.findByTestId('delivery-summary')).toHaveTextContent('超限分钟数');
       expect(screen.getByTestId('receipt-name')).toBeInTheDocument();
       expect(bodies(server, '/api/logistics/linkReceipt')).toEqual([

@@ -111,7 +111,7 @@ describe('operator invoices and orders', () => {
   it('issues an application with an uploaded PDF', async () => {
     const server = serve();
     renderApp('/operator/invoices');
-    const row = await screen.findByTestId('operator-invoice-5', {}, { timeout: 8_000 });
+    const row = await screen.findByTestId('operator-invoice-5');
     expect(row).toHaveTextContent('Acme Cold');
     expect(row).toHaveTextContent('RM 250.00');
     await userEvent.click(within(row).getByTestId('invoice-issue'));
@@ -133,9 +133,7 @@ describe('operator invoices and orders', () => {
     const server = serve();
     renderApp('/operator/invoices');
     await userEvent.click(
-      within(await screen.findByTestId('operator-invoice-5', {}, { timeout: 8_000 })).getByTestId(
-        'invoice-reject',
-      ),
+      within(await screen.findByTestId('operator-invoice-5')).getByTestId('invoice-reject'),
     );
     await userEvent.click(await screen.findByTestId('reject-submit'));
     expect(await screen.findByText('Enter the reason for rejecting')).toBeInTheDocument();
@@ -151,7 +149,7 @@ describe('operator invoices and orders', () => {
   it('approves a pending order with its transfer proof in view', async () => {
     const server = serve();
     renderApp('/operator/orders');
-    const row = await screen.findByTestId('operator-order-31', {}, { timeout: 8_000 });
+    const row = await screen.findByTestId('operator-order-31');
     expect(row).toHaveTextContent('Bank transfer');
     expect(within(row).getByTestId('order-proof')).toBeInTheDocument();
     await userEvent.click(within(row).getByTestId('order-approve'));
@@ -166,7 +164,7 @@ describe('operator invoices and orders', () => {
   it('gives a pending order a due date, and takes it away', async () => {
     const server = serve();
     renderApp('/operator/orders');
-    const row = await screen.findByTestId('operator-order-31', {}, { timeout: 8_000 });
+    const row = await screen.findByTestId('operator-order-31');
     const picker = within(row).getByLabelText('Due date');
     await userEvent.click(picker);
     await userEvent.type(picker, '2026-12-15{Enter}');

@@ -6,7 +6,7 @@ import { stubServer } from '../../../test/fake-server';
 import { currentLocation, renderApp, resetBrowserState } from '../../../test/render-app';
 import { allPowers, bodies, choose, tree } from '../test-fixtures';
 
-const WAIT = { timeout: 15_000 };
+const WAIT = { timeout: 20_000 };
 const URL = '/user/organization/addSector?parentId=11';
 
 beforeAll(async () => {

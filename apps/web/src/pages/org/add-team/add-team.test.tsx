@@ -6,7 +6,7 @@ import { stubServer } from '../../../test/fake-server';
 import { currentLocation, renderApp, resetBrowserState } from '../../../test/render-app';
 import { bodies, choose, type Overrides } from '../test-fixtures';
 
-const WAIT = { timeout: 15_000 };
+const WAIT = { timeout: 20_000 };
 
 function serve(overrides: Overrides = {}) {
   return stubServer({

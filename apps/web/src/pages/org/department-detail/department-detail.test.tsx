@@ -14,7 +14,7 @@ import {
   role,
 } from '../test-fixtures';
 
-const WAIT = { timeout: 15_000 };
+const WAIT = { timeout: 20_000 };
 
 beforeAll(async () => {
   await import('.');

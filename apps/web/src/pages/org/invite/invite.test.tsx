@@ -6,7 +6,7 @@ import { envelope, stubServer } from '../../../test/fake-server';
 import { currentLocation, renderApp, resetBrowserState } from '../../../test/render-app';
 import { bodies, type Overrides } from '../test-fixtures';
 
-const WAIT = { timeout: 15_000 };
+const WAIT = { timeout: 20_000 };
 const INFO = '/api/userOrganize/getOrganizeInviteById';
 const JOIN = '/api/userOrganize/inviteJoinOrganize';
 

@@ -17,7 +17,7 @@ import {
 } from '../test-fixtures';
 
 const URL = '/user/organization';
-const WAIT = { timeout: 15_000 };
+const WAIT = { timeout: 20_000 };
 
 // The page is loaded lazily by the router: load it once up front so each test's wait is for data.
 beforeAll(async () => {

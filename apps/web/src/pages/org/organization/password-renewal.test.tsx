@@ -7,7 +7,7 @@ import { renderApp, resetBrowserState } from '../../../test/render-app';
 import { allPowers, bodies, confirmPopup, type Overrides, tree } from '../test-fixtures';
 
 const URL = '/user/organization';
-const WAIT = { timeout: 15_000 };
+const WAIT = { timeout: 20_000 };
 const GET = '/api/loginSecurity/getPasswordRenewal';
 const SET = '/api/loginSecurity/setPasswordRenewal';
 

@@ -17,7 +17,7 @@ import {
   tree,
 } from '../test-fixtures';
 
-const WAIT = { timeout: 15_000 };
+const WAIT = { timeout: 20_000 };
 const URL = '/user/personnelManagement';
 const PAGE_USERS = '/api/personnel/pageUsers';
 

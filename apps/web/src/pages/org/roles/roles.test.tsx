@@ -16,7 +16,7 @@ import {
   tree,
 } from '../test-fixtures';
 
-const WAIT = { timeout: 15_000 };
+const WAIT = { timeout: 20_000 };
 const ORG_ROLES = '/user/organization/orgRoleManagement?departmentId=11';
 
 beforeAll(async () => {
