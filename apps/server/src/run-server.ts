@@ -112,7 +112,11 @@ export async function runServer(config: Config, database: Database) {
   // The MQTT client library is loaded only for an external broker.
   const external = config.mqttUrl
     ? await (await import('./modules/ingest/external-broker'))
-        .connectExternalBroker(app, { url: config.mqttUrl, group: config.mqttShareGroup })
+        .connectExternalBroker(app, {
+          url: config.mqttUrl,
+          group: config.mqttShareGroup,
+          clientId: config.mqttClientId,
+        })
         .catch(async (error: Error) => {
           await app.close();
           await database.close();

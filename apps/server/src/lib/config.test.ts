@@ -22,6 +22,15 @@ describe('configuration', () => {
     expect(loadConfig({ MQTT_URL: 'mqtt://127.0.0.1:1883' }).mqttPort).toBeNull();
   });
 
+  it('names the instance on the external broker by host and HTTP port, the same at every start, or by MQTT_CLIENT_ID', () => {
+    const first = loadConfig({ PORT: '8081' }).mqttClientId;
+    expect(first).toMatch(/^coldchain-[A-Za-z0-9_-]+-8081$/);
+    expect(loadConfig({ PORT: '8081' }).mqttClientId).toBe(first);
+    expect(loadConfig({ PORT: '8082' }).mqttClientId).not.toBe(first);
+    expect(loadConfig({ MQTT_CLIENT_ID: 'cc-a' }).mqttClientId).toBe('cc-a');
+    expect(() => loadConfig({ MQTT_CLIENT_ID: 'has spaces' })).toThrow(/MQTT_CLIENT_ID/);
+  });
+
   it('e-mails backup files up to REPORT_ATTACH_MAX_BYTES as attachments, 10 MiB by default', () => {
     expect(loadConfig({}).reportAttachMaxBytes).toBe(10_485_760);
     expect(loadConfig({ REPORT_ATTACH_MAX_BYTES: '0' }).reportAttachMaxBytes).toBe(0);

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import {
@@ -63,6 +64,10 @@ const EnvSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]{1,64}$/)
     .default('coldchain'),
+  MQTT_CLIENT_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,48}$/)
+    .optional(),
   SMTP_URL: z.string().url().optional(),
   MAIL_FROM: z.string().default('ColdChain <no-reply@coldchain.local>'),
   CODE_RATE_LIMIT: z.coerce.number().int().positive().default(10),
@@ -175,6 +180,11 @@ export interface Config {
   mqttPort: number | null;
   /** Shared-subscription group on the external broker. */
   mqttShareGroup: string;
+  /**
+   * This instance's client ids on the external broker (`-1`, `-2`... appended per connection):
+   * the same after a restart, so a process killed without a drain resumes its persistent session.
+   */
+  mqttClientId: string;
   smtpUrl?: string;
   mailFrom: string;
   /** Code-sending and registration calls per minute per client address. */
@@ -274,6 +284,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mqttUrl: e.MQTT_URL,
     mqttPort: e.MQTT_URL ? null : e.MQTT_PORT,
     mqttShareGroup: e.MQTT_SHARE_GROUP,
+    mqttClientId: e.MQTT_CLIENT_ID ?? defaultMqttClientId(e.PORT),
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     codeRateLimitPerMinute: e.CODE_RATE_LIMIT,
@@ -373,4 +384,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           }
         : undefined,
   };
+}
+
+/**
+ * The machine's name and the HTTP port: what tells instances apart on one machine and stays the
+ * same when one restarts (a process id would not, and the restarted instance would leave its
+ * predecessor's session, with the messages queued in it, to expire an hour later).
+ */
+export function defaultMqttClientId(httpPort: number): string {
+  const machine =
+    hostname()
+      .replace(/[^A-Za-z0-9_-]/g, '-')
+      .slice(0, 32) || 'host';
+  return `coldchain-${machine}-${httpPort}`;
 }

@@ -106,3 +106,48 @@ describe('external broker mode (MQTT_URL) against Mosquitto', () => {
     await publisher.endAsync();
   });
 });
+
+describe('an instance killed without a drain (SIGKILL)', () => {
+  // An app of its own: every share group gets its copy of a message, and the link of the tests
+  // above would store it at once.
+  const ctx = useTestApp();
+
+  it('resumes the session of a process killed without a drain: what arrived meanwhile is stored', async () => {
+    const company = await buildCompany(ctx.app.db);
+    const device = await buildDevice(ctx.app.db, company.id);
+    const options = {
+      url: MOSQUITTO,
+      group: `cc-test-${randomBytes(4).toString('hex')}`,
+      clientId: `cc-test-${randomBytes(4).toString('hex')}`,
+      consumers: 1,
+    };
+    const killed = await connectExternalBroker(ctx.app, options);
+    // SIGKILL: the socket closes without a DISCONNECT and nothing reconnects; the broker keeps the
+    // persistent session, the only member of its group, and queues the device's messages in it.
+    killed.client.options.reconnectPeriod = 0;
+    killed.client.stream.destroy();
+    await waitFor(async () => (killed.client.connected ? undefined : true));
+
+    const publisher = await mqtt.connectAsync(MOSQUITTO, { clientId: device.serial, reconnectPeriod: 0 });
+    const ts = Date.now();
+    const payload = JSON.stringify({ records: [{ ts, channels: [{ ch: 1, v: 4.25 }] }] });
+    await publisher.publishAsync(`cc/v1/${device.serial}/up`, payload, { qos: 1 });
+    await publisher.endAsync();
+    const stored = () =>
+      ctx.app.db.select().from(readings).where(eq(readings.sensorId, device.sensors[0]!.id));
+    expect(await stored()).toHaveLength(0);
+
+    // The restarted process connects under the same client id (config.ts, MQTT_CLIENT_ID).
+    const restarted = await connectExternalBroker(ctx.app, options);
+    try {
+      const rows = await waitFor(async () => {
+        const found = await stored();
+        return found.length > 0 ? found : undefined;
+      });
+      expect(rows.map((r) => [r.ts.getTime(), r.value])).toEqual([[ts, 4.25]]);
+    } finally {
+      await restarted.close();
+      await killed.client.endAsync(true);
+    }
+  });
+});

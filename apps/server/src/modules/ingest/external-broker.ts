@@ -1,4 +1,3 @@
-import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import mqtt, { type MqttClient } from 'mqtt';
 import { receiveEvent, receiveReadings, storedWithRemarks } from './device-input';
@@ -8,13 +7,18 @@ const TOPIC = /^cc\/v1\/([^/]+)\/(up|event|ack)$/;
 const DRAIN_MS = 5_000;
 /** Handed-over messages have stopped coming when none arrived for this long. */
 const QUIET_MS = 300;
+/** MQTT 5's DISCONNECT reason when another connection took this client id's session. */
+const SESSION_TAKEN_OVER = 0x8e;
 
 export interface ExternalBrokerOptions {
   url: string;
   /** Shared-subscription group: every instance of one platform uses the same, so each message is handled once. */
   group: string;
-  /** The consumers' client ids are this with `-1`, `-2`... appended. */
-  clientId?: string;
+  /**
+   * The consumers' client ids are this with `-1`, `-2`... appended. The same after a restart
+   * (config.ts, MQTT_CLIENT_ID): persistent sessions are found again by their client id.
+   */
+  clientId: string;
   /** Connections consuming the group, each one message at a time (see below). */
   consumers?: number;
 }
@@ -50,7 +54,7 @@ export async function connectExternalBroker(
   /** Messages being stored, acknowledged to the broker once they are. */
   const inFlight = new Set<Promise<void>>();
   let lastMessageAt = 0;
-  const baseId = options.clientId ?? `coldchain-${hostname()}-${process.pid}`;
+  const baseId = options.clientId;
   const connectConsumer = (index: number) => {
     const client: MqttClient = mqtt.connect(options.url, {
       clientId: `${baseId}-${index}`,
@@ -76,6 +80,14 @@ export async function connectExternalBroker(
     client.on('error', (error) =>
       app.log.warn({ err: error, clientId: `${baseId}-${index}` }, 'MQTT_URL broker'),
     );
+    // Two processes under one client id take the session from each other at every reconnection.
+    client.on('disconnect', (packet) => {
+      if (packet.reasonCode === SESSION_TAKEN_OVER)
+        app.log.error(
+          { clientId: `${baseId}-${index}` },
+          'another process connected to MQTT_URL under this client id: give each instance its own MQTT_CLIENT_ID',
+        );
+    });
     return client;
   };
   const consumers = Array.from({ length: Math.max(1, options.consumers ?? DEFAULT_CONSUMERS) }, (_, i) =>
@@ -137,7 +149,7 @@ export async function connectExternalBroker(
      * other instances; then store and acknowledge what it had already handed to this one; then
      * end the session. A persistent session left behind would keep receiving its share of the
      * devices' messages (Mosquitto still counts an offline member), acknowledged to the devices
-     * and never stored, as the next process connects under another client id.
+     * and stored only when a process with the same client id connects again.
      */
     close: async () => {
       detachParameters();
