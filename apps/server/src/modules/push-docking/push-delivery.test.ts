@@ -151,6 +151,27 @@ describe('push deliveries', () => {
     expect(await ctx.app.db.select().from(pushOutbox)).toEqual([]);
   });
 
+  it('delivers readings queued before migration 0042, whose row holds them as JSON', async () => {
+    const { device, post } = await setUp();
+    const { r } = await enabledAddress(post, device.id, ['reading']);
+    const t0 = Date.UTC(2026, 10, 1, 8, 0, 0, 250);
+    const sensorId = Number(device.sensors[0]!.id);
+    await ctx.app.db.insert(pushOutbox).values({
+      companyId: 0,
+      deviceId: 0,
+      event: 'reading',
+      // Out of time order, as the old trigger wrote them: the router sorts.
+      payload: { s: [sensorId, sensorId], t: [(t0 + 10_000) / 1000, t0 / 1000], v: [5.25, 4.75] },
+    });
+    await ctx.app.push.runDue();
+    const items = r.received.filter((x) => x.body.event === 'reading').flatMap((x) => x.body.items);
+    expect(items).toEqual([
+      expect.objectContaining({ deviceSerial: device.serial, ts: t0, value: 4.75 }),
+      expect.objectContaining({ deviceSerial: device.serial, ts: t0 + 10_000, value: 5.25 }),
+    ]);
+    expect(await ctx.app.db.select().from(pushOutbox)).toEqual([]);
+  });
+
   it('retries a failed delivery with backoff and keeps the order of a device', async () => {
     const { device, post } = await setUp();
     const { r, id } = await enabledAddress(post, device.id, ['reading']);

@@ -84,7 +84,15 @@ export async function routePushOutbox(db: Db): Promise<number> {
     if (!lock?.locked) return 0;
     const rows = await queryRows<OutboxRow>(
       tx,
-      sql`select id, company_id, device_id, event, payload from push_outbox order by id limit ${ROUTE_LIMIT}`,
+      // A readings row's arrays (migration 0042) become the JSON the rest of this reads, here and
+      // not in the ingest statement's trigger; `with ordinality` keeps the times in their order.
+      sql`select id, company_id, device_id, event,
+            coalesce(payload, jsonb_build_object(
+              's', to_jsonb(reading_sensors),
+              't', (select jsonb_agg(date_part('epoch', u.ts) order by u.i)
+                    from unnest(reading_ts) with ordinality as u(ts, i)),
+              'v', to_jsonb(reading_values))) as payload
+          from push_outbox order by id limit ${ROUTE_LIMIT}`,
     );
     if (rows.length === 0) return 0;
     const sensorIds = new Set<number>();
