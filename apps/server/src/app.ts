@@ -294,9 +294,8 @@ export async function buildApp({
       clock,
     ),
   );
-  const stopNotingIngest = app.ingest.onCommitted(() => app.push.noteIngest());
+  app.push.yieldTo(() => app.ingest.busyShare());
   app.addHook('onClose', async () => {
-    stopNotingIngest();
     await app.push.stop();
   });
   await app.register(pushDockingRoutes, { box: secrets, worker: app.push });

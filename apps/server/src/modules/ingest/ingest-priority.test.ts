@@ -49,4 +49,27 @@ describe('ingest order under load', () => {
     await Promise.all([send(at + 3), send(at + 4), send(at + 5)]);
     expect(order).toEqual([at, at + 1, at + 2, at + 3, at + 4, at + 5]);
   });
+
+  it('reads as saturated while its transactions go back to back, and not once devices pause', async () => {
+    const company = await buildCompany(ctx.app.db);
+    const device = await buildDevice(ctx.app.db, company.id);
+    const known = (await ctx.app.deviceDirectory.find(device.serial))!;
+    const ingest = new IngestService(ctx.app.db);
+    expect(ingest.busyShare()).toBe(0);
+    // A flood: each answer brings the next message, 200 senders at once (more than a batch
+    // gathers before it goes), for 1.3 s.
+    let ts = Date.now() - 3_600_000;
+    const until = performance.now() + 1_300;
+    const sender = async () => {
+      while (performance.now() < until)
+        await ingest.ingest(known, [{ ts: ts++, channels: [{ ch: 1, v: 5 }], mode: 'normal' }]);
+    };
+    const flood = Promise.all(Array.from({ length: 200 }, sender));
+    await new Promise((r) => setTimeout(r, 1_150));
+    const during = ingest.busyShare();
+    await flood;
+    await new Promise((r) => setTimeout(r, 2_100));
+    expect(during).toBeGreaterThan(0.5);
+    expect(ingest.busyShare()).toBeLessThan(0.1);
+  });
 });

@@ -37,6 +37,9 @@ interface Pending extends IngestJob {
   urgent: boolean;
 }
 
+/** busyShare's window. */
+const BUSY_WINDOW_MS = 1_000;
+
 /** Jobs written in one transaction at most; bounds a transaction's size under a flood. */
 const MAX_JOBS_PER_BATCH = 2000;
 
@@ -198,10 +201,52 @@ export class IngestService {
     }
   }
 
+  /**
+   * The share of about the last second during which a transaction of ingest was in flight: near 1
+   * when batches go back to back (saturated), low for a fleet trickling in. Other work on the same
+   * database (push docking's worker) rests while it is high.
+   */
+  busyShare(): number {
+    const now = performance.now();
+    this.rollBusyWindow(now);
+    const current = this.busyMs + (this.writeStartedAt === null ? 0 : now - this.writeStartedAt);
+    const elapsed = now - this.busyWindowStart;
+    // A window only just begun says little: the one before it speaks until this one is 100 ms old.
+    return elapsed < 100 ? this.previousBusyShare : Math.min(1, current / elapsed);
+  }
+
+  private busyWindowStart = performance.now();
+  /** Time with a transaction in flight in the current window, finished writes only. */
+  private busyMs = 0;
+  private previousBusyShare = 0;
+  private writeStartedAt: number | null = null;
+
+  private rollBusyWindow(now: number) {
+    const elapsed = now - this.busyWindowStart;
+    if (elapsed < BUSY_WINDOW_MS) return;
+    const inFlight = this.writeStartedAt === null ? 0 : now - this.writeStartedAt;
+    // A window left open past the next one (nothing was written for a while) ended its finished
+    // writes over a second ago: they do not count for the last second.
+    const recentMs = elapsed >= 2 * BUSY_WINDOW_MS ? inFlight : this.busyMs + inFlight;
+    this.previousBusyShare = Math.min(1, recentMs / elapsed);
+    this.busyWindowStart = now;
+    this.busyMs = 0;
+    if (this.writeStartedAt !== null) this.writeStartedAt = now;
+  }
+
   /** Writes a batch; resolves with the function that answers its messages and tells listeners. */
   private async write(batch: Pending[]): Promise<() => void> {
     const answers: (() => void)[] = [];
-    await this.writeIsolating(batch, answers);
+    this.rollBusyWindow(performance.now());
+    this.writeStartedAt = performance.now();
+    try {
+      await this.writeIsolating(batch, answers);
+    } finally {
+      const now = performance.now();
+      this.rollBusyWindow(now);
+      this.busyMs += now - (this.writeStartedAt ?? now);
+      this.writeStartedAt = null;
+    }
     return () => {
       for (const answer of answers) answer();
     };

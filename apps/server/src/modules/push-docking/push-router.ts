@@ -86,13 +86,23 @@ export async function routePushOutbox(db: Db): Promise<number> {
       tx,
       // A readings row's arrays (migration 0042) become the JSON the rest of this reads, here and
       // not in the ingest statement's trigger; `with ordinality` keeps the times in their order.
+      // A row holds a whole ingest statement, up to thousands of readings, and this transaction
+      // routes only about ROUTE_MAX_ITEMS: rows are read while the readings before them number
+      // fewer than that (the first always), not ROUTE_LIMIT rows' worth of readings turned into
+      // JSON to use one.
       sql`select id, company_id, device_id, event,
             coalesce(payload, jsonb_build_object(
               's', to_jsonb(reading_sensors),
               't', (select jsonb_agg(date_part('epoch', u.ts) order by u.i)
                     from unnest(reading_ts) with ordinality as u(ts, i)),
               'v', to_jsonb(reading_values))) as payload
-          from push_outbox order by id limit ${ROUTE_LIMIT}`,
+          from (
+            select o.*, sum(coalesce(cardinality(o.reading_sensors), 1)) over (order by o.id)
+                          - coalesce(cardinality(o.reading_sensors), 1) as readings_before
+            from (select * from push_outbox order by id limit ${ROUTE_LIMIT}) o
+          ) o
+          where readings_before < ${ROUTE_MAX_ITEMS}
+          order by id`,
     );
     if (rows.length === 0) return 0;
     const sensorIds = new Set<number>();

@@ -14,8 +14,11 @@ import { clearPushUrl } from './push-urls.service';
 
 /** The longest rest between rounds, so a backlog still moves after one long round. */
 const MAX_PAUSE_MS = 2_000;
-/** Ingest counts as busy this long after its last batch. */
-const INGEST_QUIET_MS = 1_000;
+/**
+ * Ingest is saturated when a transaction of it was in flight for this share of the last second
+ * (IngestService.busyShare): its batches go back to back and any other work delays devices.
+ */
+const INGEST_SATURATED = 0.5;
 /** Deliveries sent at once, each to a different address. */
 const CLAIM_LIMIT = 32;
 
@@ -43,8 +46,8 @@ export class PushWorker {
   private running: Promise<void> | null = null;
   private again = false;
   private stopped = false;
-  /** When ingest last committed a batch (noteIngest); the worker yields to it while it is recent. */
-  private lastIngestAt = 0;
+  /** How busy ingest is, from 0 to 1 (yieldTo); the worker rests while it is saturated. */
+  private ingestBusy: () => number = () => 0;
 
   constructor(
     private readonly db: Db,
@@ -55,9 +58,9 @@ export class PushWorker {
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
-  /** Told by ingest after each committed batch (app.ts), so the worker knows devices are sending. */
-  noteIngest() {
-    this.lastIngestAt = Date.now();
+  /** Where the worker reads how busy ingest is (app.ts: IngestService.busyShare). */
+  yieldTo(ingestBusy: () => number) {
+    this.ingestBusy = ingestBusy;
   }
 
   start() {
@@ -108,10 +111,12 @@ export class PushWorker {
       for (const [i, delivery] of claimed.entries())
         if (!attempts[i]!.ok) await this.recordFailure(delivery, attempts[i]!);
       if ((routed === 0 && claimed.length === 0) || this.stopped) return;
-      // While devices are sending, a backlog (a receiver down for hours, a flood) is worked off
-      // in a bounded share of the time, so ingest keeps its turn on this thread and the database.
+      // While ingest is saturated (a flood of readings), a backlog is worked off in a bounded
+      // share of the time, so ingest keeps its turn on this thread and the database. A fleet
+      // trickling in leaves the database mostly idle: then the worker goes at full speed, and
+      // should its rounds delay ingest enough to saturate it, it rests again.
       const spent = performance.now() - started;
-      if (Date.now() - this.lastIngestAt < INGEST_QUIET_MS)
+      if (this.ingestBusy() >= INGEST_SATURATED)
         await new Promise((resolve) =>
           setTimeout(resolve, Math.min(MAX_PAUSE_MS, this.options.pauseFactor * spent)),
         );
