@@ -37,8 +37,8 @@ interface Pending extends IngestJob {
   urgent: boolean;
 }
 
-/** busyShare's window. */
-const BUSY_WINDOW_MS = 1_000;
+/** busyShare's time constant: the last half second or so counts. */
+const BUSY_DECAY_MS = 500;
 
 /** Jobs written in one transaction at most; bounds a transaction's size under a flood. */
 const MAX_JOBS_PER_BATCH = 2000;
@@ -202,49 +202,38 @@ export class IngestService {
   }
 
   /**
-   * The share of about the last second during which a transaction of ingest was in flight: near 1
-   * when batches go back to back (saturated), low for a fleet trickling in. Other work on the same
-   * database (push docking's worker) rests while it is high.
+   * The share of the recent past (a time constant of BUSY_DECAY_MS) during which a transaction of
+   * ingest was in flight: near 1 when batches go back to back (saturated), low for a fleet
+   * trickling in. Other work on the same database (push docking's worker) rests while it is high.
    */
   busyShare(): number {
     const now = performance.now();
-    this.rollBusyWindow(now);
-    const current = this.busyMs + (this.writeStartedAt === null ? 0 : now - this.writeStartedAt);
-    const elapsed = now - this.busyWindowStart;
-    // A window only just begun says little: the one before it speaks until this one is 100 ms old.
-    return elapsed < 100 ? this.previousBusyShare : Math.min(1, current / elapsed);
+    this.decayBusy(now);
+    const inFlight = this.writeStartedAt === null ? 0 : now - this.writeStartedAt;
+    return Math.min(1, (this.decayedBusyMs + inFlight) / BUSY_DECAY_MS);
   }
 
-  private busyWindowStart = performance.now();
-  /** Time with a transaction in flight in the current window, finished writes only. */
-  private busyMs = 0;
-  private previousBusyShare = 0;
+  /** Finished writes' time, decaying exponentially: a steady share d of busy time tends to d x BUSY_DECAY_MS. */
+  private decayedBusyMs = 0;
+  private decayedAt = performance.now();
   private writeStartedAt: number | null = null;
 
-  private rollBusyWindow(now: number) {
-    const elapsed = now - this.busyWindowStart;
-    if (elapsed < BUSY_WINDOW_MS) return;
-    const inFlight = this.writeStartedAt === null ? 0 : now - this.writeStartedAt;
-    // A window left open past the next one (nothing was written for a while) ended its finished
-    // writes over a second ago: they do not count for the last second.
-    const recentMs = elapsed >= 2 * BUSY_WINDOW_MS ? inFlight : this.busyMs + inFlight;
-    this.previousBusyShare = Math.min(1, recentMs / elapsed);
-    this.busyWindowStart = now;
-    this.busyMs = 0;
-    if (this.writeStartedAt !== null) this.writeStartedAt = now;
+  private decayBusy(now: number) {
+    this.decayedBusyMs *= Math.exp((this.decayedAt - now) / BUSY_DECAY_MS);
+    this.decayedAt = now;
   }
 
   /** Writes a batch; resolves with the function that answers its messages and tells listeners. */
   private async write(batch: Pending[]): Promise<() => void> {
     const answers: (() => void)[] = [];
-    this.rollBusyWindow(performance.now());
-    this.writeStartedAt = performance.now();
+    const started = performance.now();
+    this.writeStartedAt = started;
     try {
       await this.writeIsolating(batch, answers);
     } finally {
       const now = performance.now();
-      this.rollBusyWindow(now);
-      this.busyMs += now - (this.writeStartedAt ?? now);
+      this.decayBusy(now);
+      this.decayedBusyMs += now - started;
       this.writeStartedAt = null;
     }
     return () => {

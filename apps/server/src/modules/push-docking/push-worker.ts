@@ -15,7 +15,7 @@ import { clearPushUrl } from './push-urls.service';
 /** The longest rest between rounds, so a backlog still moves after one long round. */
 const MAX_PAUSE_MS = 2_000;
 /**
- * Ingest is saturated when a transaction of it was in flight for this share of the last second
+ * Ingest is saturated when a transaction of it was in flight for this share of the recent past
  * (IngestService.busyShare): its batches go back to back and any other work delays devices.
  */
 const INGEST_SATURATED = 0.5;
