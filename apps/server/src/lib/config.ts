@@ -307,7 +307,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: e.PUSH_TIMEOUT_MS,
       leaseMs: Math.max(e.PUSH_LEASE_MS, e.PUSH_TIMEOUT_MS * 2),
       stopAfterMs: e.PUSH_STOP_AFTER_HOURS * 3_600_000,
-      pauseFactor: 9,
+      pauseFactor: 19,
     },
     deviceLimits: {
       window: {

@@ -126,6 +126,7 @@ export const pushDeliveries = pgTable(
   },
   (t) => [
     index('push_deliveries_url_idx').on(t.urlId, t.id),
-    index('push_deliveries_due_idx').on(t.nextAt).where(sqlPending),
+    // The claim's probe: an address's first unsent delivery (push-worker.ts).
+    index('push_deliveries_url_pending_idx').on(t.urlId, t.id).where(sqlPending),
   ],
 );

@@ -2,15 +2,16 @@ import type { PushTestResult, SavedPushUrl } from '@coldchain/contract';
 import { afterAll, expect } from 'vitest';
 import { call, useTestApp } from '../../test/build-app';
 import { buildCompany, buildDevice, login } from '../../test/factories';
+import type { PushOptions } from './push-options';
 import { RECEIVER_HOST, type Receiver, startReceiver } from './push-test-support';
 
 export const PUSH_SERVICES = ['service:pushDock'];
 
 /**
  * One app for a push docking test file: receivers on 127.0.0.2 (allowed), fast retries, no rest
- * between the worker's rounds; companies with the push service, each with a device.
+ * between the worker's rounds (unless `push` says otherwise); companies with the push service, each with a device.
  */
-export function usePushFixture() {
+export function usePushFixture(push: Partial<PushOptions> = {}) {
   const ctx = useTestApp({
     push: {
       allowHosts: RECEIVER_HOST,
@@ -21,6 +22,7 @@ export function usePushFixture() {
       leaseMs: 10_000,
       stopAfterMs: 86_400_000,
       pauseFactor: 0,
+      ...push,
     },
   });
   const receivers: Receiver[] = [];

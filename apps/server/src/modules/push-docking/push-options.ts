@@ -14,8 +14,8 @@ export interface PushOptions {
   /** An address whose deliveries fail this long without a success is stopped. */
   stopAfterMs: number;
   /**
-   * While ingest is busy, the worker rests this many times as long as each round took: 9 bounds
-   * it to a tenth of the time, so a backlog never starves ingest. 0 in tests.
+   * While ingest is saturated, the worker rests this many times as long as each round took: 19
+   * bounds it to a twentieth of the time, so a backlog never starves ingest. 0 in most tests.
    */
   pauseFactor: number;
 }

@@ -1,0 +1,2 @@
+DROP INDEX "push_deliveries_due_idx";--> statement-breakpoint
+CREATE INDEX "push_deliveries_url_pending_idx" ON "push_deliveries" USING btree ("url_id","id") WHERE status in ('queued', 'sending', 'retrying');
