@@ -1,15 +1,17 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { useTestApp } from '../../test/build-app';
 import { buildCompany, buildDevice } from '../../test/factories';
 import { devices } from '../devices/devices.table';
-import { DeviceDirectory } from './device-directory';
+import { DeviceDirectory, type DirectoryTiming } from './device-directory';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('device directory (ingest look-ups of serials)', () => {
   const ctx = useTestApp();
   const directories: DeviceDirectory[] = [];
-  const directory = () => {
-    const d = new DeviceDirectory(ctx.app.db);
+  const directory = (timing?: DirectoryTiming) => {
+    const d = new DeviceDirectory(ctx.app.db, timing);
     directories.push(d);
     return d;
   };
@@ -53,5 +55,48 @@ describe('device directory (ingest look-ups of serials)', () => {
       .set({ state: 6 })
       .where(eq(devices.id, Number(device.id)));
     expect(await directory().find(device.serial)).toBeNull();
+  });
+
+  describe('entries in use are read again before they expire', () => {
+    const timing = { ttlMs: 800, refreshEveryMs: 100, idleMs: 1_500 };
+    /** How many times a message had to wait for a read of its own (a miss). */
+    const countMisses = (dir: DeviceDirectory) =>
+      vi.spyOn(dir as unknown as { load: (batch: unknown) => Promise<void> }, 'load');
+
+    it('a device sending steadily never waits for a read, and sees a change made elsewhere within the life of an entry', async () => {
+      const company = await buildCompany(ctx.app.db);
+      const device = await buildDevice(ctx.app.db, company.id);
+      const dir = directory(timing);
+      const misses = countMisses(dir);
+      expect(await dir.find(device.serial)).toMatchObject({ id: Number(device.id) });
+      expect(misses).toHaveBeenCalledTimes(1);
+      // Another instance rotates the key: no change event reaches this one.
+      await ctx.app.db
+        .update(devices)
+        .set({ keyHash: 'rotated-elsewhere' })
+        .where(eq(devices.id, Number(device.id)));
+      const until = Date.now() + 3 * timing.ttlMs;
+      let sawRotation = 0;
+      const changedAt = Date.now();
+      while (Date.now() < until) {
+        const found = await dir.find(device.serial);
+        if (!sawRotation && found?.keyHash === 'rotated-elsewhere') sawRotation = Date.now();
+        await sleep(50);
+      }
+      expect(misses).toHaveBeenCalledTimes(1);
+      expect(sawRotation).toBeGreaterThan(0);
+      expect(sawRotation - changedAt).toBeLessThanOrEqual(timing.ttlMs + timing.refreshEveryMs);
+    });
+
+    it('an entry left unused is not read again and expires', async () => {
+      const company = await buildCompany(ctx.app.db);
+      const device = await buildDevice(ctx.app.db, company.id);
+      const dir = directory(timing);
+      const misses = countMisses(dir);
+      await dir.find(device.serial);
+      await sleep(timing.idleMs + timing.ttlMs + 3 * timing.refreshEveryMs);
+      await dir.find(device.serial);
+      expect(misses).toHaveBeenCalledTimes(2);
+    });
   });
 });

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { type Db, queryRows } from '../../db/client';
+import { plannedOnce } from '../../db/planned-once';
 import { hashToken } from '../../lib/tokens';
 import { onDeviceChanged } from '../devices/devices.service';
 
@@ -13,12 +14,27 @@ export interface KnownDevice {
   sensorIds: Map<number, number>;
 }
 
-/**
- * Another instance may have rotated a key: cached entries live this long at most. Each entry's
- * life is drawn between 75% and 100% of it, so a fleet that connected together does not expire
- * together and come back to the database in one rush.
- */
-const TTL_MS = 30_000;
+export interface DirectoryTiming {
+  /**
+   * Another instance may have rotated a key: cached entries live this long at most since they
+   * were read. Each entry's life is drawn between 75% and 100% of it, so a fleet that connected
+   * together does not expire together.
+   */
+  ttlMs: number;
+  /**
+   * How often entries about to expire are read again, together, before they do: a device that
+   * sends finds its entry fresh instead of paying a statement of its own on its message.
+   */
+  refreshEveryMs: number;
+  /** Entries not used for this long are left to expire (a device gone quiet costs nothing). */
+  idleMs: number;
+}
+
+export const DEFAULT_DIRECTORY_TIMING: DirectoryTiming = {
+  ttlMs: 30_000,
+  refreshEveryMs: 5_000,
+  idleMs: 300_000,
+};
 
 /** Far above the devices one server ingests for, far below what strains its memory. */
 const MAX_CACHED_SERIALS = 100_000;
@@ -53,26 +69,42 @@ interface Row {
   sensors: [number, number | string][] | string;
 }
 
+interface Entry {
+  device: KnownDevice | null;
+  until: number;
+  usedAt: number;
+}
+
 /**
  * The devices ingest needs on every message, cached by serial so the hot path does not query
  * them each time. Changes made through the devices service invalidate the entry at once.
  * Serials not cached that are asked for at about the same time (a fleet reconnecting after a
- * restart) are read together, in one statement, with their sensors.
+ * restart) are read together, in one statement, with their sensors. Entries in use are read
+ * again together shortly before they expire (refreshDue): before that, with 10 000 devices each
+ * sending every 10 s, every entry expired between two messages of its device and was read again
+ * alone on the message, 385 statements a second and about a third of the embedded database's time.
  */
 export class DeviceDirectory {
-  private readonly cache = new Map<string, { device: KnownDevice | null; until: number }>();
+  private readonly cache = new Map<string, Entry>();
   /** Serials waiting for the next load, and the callers waiting for each. */
   private waiting = new Map<string, Caller[]>();
   private loadScheduled = false;
   /** Bumped by every change, so a load that raced with one is not cached. */
   private generation = 0;
   private readonly unsubscribe: () => void;
+  private readonly refreshTimer: NodeJS.Timeout;
+  private refreshing = false;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    private readonly timing: DirectoryTiming = DEFAULT_DIRECTORY_TIMING,
+  ) {
     this.unsubscribe = onDeviceChanged((serial) => {
       this.generation++;
       this.cache.delete(serial);
     });
+    this.refreshTimer = setInterval(() => void this.refreshDue(), timing.refreshEveryMs);
+    this.refreshTimer.unref();
   }
 
   async find(serial: string): Promise<KnownDevice | null> {
@@ -81,7 +113,11 @@ export class DeviceDirectory {
     // for it either, so made-up serials cannot fill the cache.
     if (!isPossibleSerial(serial)) return null;
     const hit = this.cache.get(serial);
-    if (hit && Date.now() < hit.until) return hit.device;
+    const now = Date.now();
+    if (hit && now < hit.until) {
+      hit.usedAt = now;
+      return hit.device;
+    }
     return new Promise((resolve, reject) => {
       const callers = this.waiting.get(serial);
       if (callers) callers.push({ resolve, reject });
@@ -105,8 +141,47 @@ export class DeviceDirectory {
   }
 
   close() {
+    clearInterval(this.refreshTimer);
     this.unsubscribe();
     this.cache.clear();
+  }
+
+  /**
+   * Reads again, in statements of up to MAX_SERIALS_PER_LOAD serials, the entries used within
+   * `idleMs` that would expire before the next two refreshes; each gets a whole new life from its
+   * read. A failed read leaves the entries to expire as before. Runs every `refreshEveryMs`.
+   */
+  async refreshDue(): Promise<void> {
+    if (this.refreshing) return;
+    this.refreshing = true;
+    try {
+      const now = Date.now();
+      const horizon = now + 2 * this.timing.refreshEveryMs;
+      const due: string[] = [];
+      for (const [serial, entry] of this.cache)
+        if (entry.until < horizon && now - entry.usedAt < this.timing.idleMs) due.push(serial);
+      for (let i = 0; i < due.length; i += MAX_SERIALS_PER_LOAD) {
+        const chunk = due.slice(i, i + MAX_SERIALS_PER_LOAD);
+        const generation = this.generation;
+        const found = await this.read(chunk);
+        if (generation !== this.generation) continue;
+        const readAt = Date.now();
+        for (const serial of chunk) {
+          const entry = this.cache.get(serial);
+          if (!entry) continue;
+          entry.device = found.get(serial) ?? null;
+          entry.until = readAt + this.lifetime();
+        }
+      }
+    } catch {
+      // The database is unreachable or shutting down: entries expire and are read on their next use.
+    } finally {
+      this.refreshing = false;
+    }
+  }
+
+  private lifetime() {
+    return this.timing.ttlMs * (0.75 + Math.random() / 4);
   }
 
   private async load(batch: Map<string, Caller[]>) {
@@ -128,7 +203,7 @@ export class DeviceDirectory {
         // the cache is bounded: the oldest entries go first (a Map keeps insertion order).
         if (generation === this.generation) {
           if (this.cache.size >= MAX_CACHED_SERIALS) this.cache.delete(this.cache.keys().next().value!);
-          this.cache.set(serial, { device, until: now + TTL_MS * (0.75 + Math.random() / 4) });
+          this.cache.set(serial, { device, until: now + this.lifetime(), usedAt: now });
         }
         for (const caller of batch.get(serial)!) caller.resolve(device);
       }
@@ -140,11 +215,11 @@ export class DeviceDirectory {
     // As JSON: a serial a device made up may hold any character, which an array literal would not take.
     const rows = await queryRows<Row>(
       this.db,
-      sql`select d.id, d.company_id, d.serial, d.key_hash, d.upload_interval_s, d.state,
+      plannedOnce(sql`select d.id, d.company_id, d.serial, d.key_hash, d.upload_interval_s, d.state,
                  coalesce((select json_agg(json_build_array(s.channel, s.id)) from sensors s where s.device_id = d.id),
                           '[]'::json) as sensors
           from devices d
-          where d.serial in (select json_array_elements_text(${JSON.stringify(serials)}::json))`,
+          where d.serial in (select json_array_elements_text(${JSON.stringify(serials)}::json))`),
     );
     const found = new Map<string, KnownDevice>();
     for (const row of rows) {
