@@ -1,7 +1,11 @@
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
+import { boolean, integer, pgTable, text } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase, queryRows } from './client';
 import { plannedOnce } from './planned-once';
+
+const probeTable = pgTable('probe', { id: integer('id').primaryKey(), note: text('note') });
+const flagTable = pgTable('probe_flags', { id: integer('id').primaryKey(), on: boolean('on') });
 
 /**
  * The server's embedded database runs in a thread of its own (pglite-proxy.ts); these tests drive
@@ -113,5 +117,65 @@ describe('embedded database in its own thread', () => {
     await expect(
       queryRows(database.db, plannedOnce(sql`insert into probe values (${21}, ${'twice'})`)),
     ).rejects.toMatchObject({ cause: { code: '23505' } });
+  });
+
+  it('prepares a statement sent again, and answers it as when it ran unprepared', async () => {
+    const db = database.db;
+    await db.execute(sql`create table probe_flags (id int primary key, "on" boolean)`);
+    const autoPrepared = async () =>
+      (
+        await queryRows<{ statement: string }>(
+          db,
+          sql`select statement from pg_prepared_statements where name like 'auto_prepared_%'`,
+        )
+      ).map((r) => r.statement);
+    // Each kind of statement three times: the first two run as sent, the second prepares it.
+    for (const id of [100, 101, 102]) {
+      await db.insert(probeTable).values({ id, note: `note ${id}` });
+      await db.insert(flagTable).values({ id, on: id % 2 === 0 ? true : id === 101 ? null : false });
+      const rows = await db.select().from(probeTable).where(eq(probeTable.id, id));
+      expect(rows).toEqual([{ id, note: `note ${id}` }]);
+      const updated = await db
+        .update(probeTable)
+        .set({ note: `it's ${id}` })
+        .where(eq(probeTable.id, id))
+        .returning({ id: probeTable.id, note: probeTable.note });
+      expect(updated).toEqual([{ id, note: `it's ${id}` }]);
+    }
+    const prepared = await autoPrepared();
+    expect(prepared.some((s) => s.includes('insert into "probe"'))).toBe(true);
+    expect(prepared.some((s) => s.includes('update "probe"'))).toBe(true);
+    expect(
+      await db
+        .select()
+        .from(flagTable)
+        .where(sql`${flagTable.id} between ${100} and ${102}`)
+        .orderBy(flagTable.id),
+    ).toEqual([
+      { id: 100, on: true },
+      { id: 101, on: null },
+      { id: 102, on: true },
+    ]);
+    // A number for a timestamptz is an instant in milliseconds, prepared or not.
+    for (let i = 0; i < 3; i++) {
+      const [row] = await queryRows<{ at: string }>(
+        db,
+        sql`select (${Date.UTC(2026, 0, 2, 3, 4, 5)}::timestamptz at time zone 'UTC')::text as at`,
+      );
+      expect(row!.at).toBe('2026-01-02 03:04:05');
+    }
+    // A prepared statement's failure keeps its code and constraint.
+    const error = await db
+      .insert(probeTable)
+      .values({ id: 100, note: 'again' })
+      .catch((e: unknown) => e);
+    expect((error as Error).cause).toMatchObject({ code: '23505', constraint: 'probe_pkey' });
+    // Rows changed, as the driver counts them, through a prepared statement.
+    for (let i = 0; i < 3; i++) {
+      const result = (await db.execute(
+        sql`update probe set note = ${'counted'} where id >= ${100} and id <= ${102}`,
+      )) as unknown as { affectedRows: number };
+      expect(result.affectedRows).toBe(3);
+    }
   });
 });

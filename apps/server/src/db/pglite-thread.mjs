@@ -73,6 +73,65 @@ async function queryPlannedOnce(sql, params, options) {
   return result;
 }
 
+/**
+ * Every other statement the server repeats is prepared too, on its second sighting (one seen once
+ * may never come back: a list of varying length, a one-off), and executed as above but on
+ * PostgreSQL's own choice of plan: an unnamed statement is parsed and planned at each run, which
+ * for a console call's short statements (a row by its key, an audit link) was most of their
+ * 0.4-0.6 ms. Only statements PREPARE takes, with a few short plain parameters (each one becomes
+ * a literal in the EXECUTE's text); the least recently used are deallocated past a bound.
+ */
+const AUTO_PREPARED_MAX = 256;
+const SEEN_ONCE_MAX = 2048;
+const AUTO_PARAMS_MAX = 64;
+const AUTO_PARAM_CHARS_MAX = 2048;
+const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i;
+/** Statement text -> its prepared name and which parameters are timestamptz, least recently used first. */
+const autoPrepared = new Map();
+const seenOnce = new Set();
+let autoNames = 0;
+
+const autoPreparable = (sql, params) =>
+  PREPARABLE.test(sql) &&
+  (params ?? []).length <= AUTO_PARAMS_MAX &&
+  (params ?? []).every((p) => isPlain(p) && (typeof p !== 'string' || p.length <= AUTO_PARAM_CHARS_MAX));
+
+const instant = (ms) =>
+  ms === Infinity ? 'infinity' : ms === -Infinity ? '-infinity' : new Date(ms).toISOString();
+
+async function queryAutoPrepared(sql, params, options) {
+  let prepared = autoPrepared.get(sql);
+  if (prepared) {
+    autoPrepared.delete(sql);
+    autoPrepared.set(sql, prepared);
+  } else if (!seenOnce.has(sql)) {
+    seenOnce.add(sql);
+    if (seenOnce.size > SEEN_ONCE_MAX) seenOnce.delete(seenOnce.values().next().value);
+    return db.query(sql, params, options);
+  } else {
+    seenOnce.delete(sql);
+    const name = `auto_prepared_${++autoNames}`;
+    await db.query(`prepare ${name} as ${sql}`);
+    const { rows } = await db.query(
+      'select parameter_types::text[] as types from pg_prepared_statements where name = $1',
+      [name],
+    );
+    prepared = { name, timestamps: (rows[0]?.types ?? []).map((t) => t === 'timestamp with time zone') };
+    autoPrepared.set(sql, prepared);
+    if (autoPrepared.size > AUTO_PREPARED_MAX) {
+      const [oldest, old] = autoPrepared.entries().next().value;
+      autoPrepared.delete(oldest);
+      await db.query(`deallocate ${old.name}`);
+    }
+  }
+  // As PGlite's driver sends them: a number for a timestamptz is an instant in milliseconds.
+  const args = (params ?? [])
+    .map((p, i) => literal(typeof p === 'number' && prepared.timestamps[i] ? instant(p) : p))
+    .join(', ');
+  const [result] = await db.exec(`execute ${prepared.name}${args ? `(${args})` : ''}`, options);
+  return result;
+}
+
 async function run({ op, sql, params, rowMode, rawTypes }) {
   if (op === 'query') {
     // Types the driver parses itself arrive as text, as they would in-process.
@@ -80,7 +139,9 @@ async function run({ op, sql, params, rowMode, rawTypes }) {
     const plannedOnce = sql.startsWith(PLANNED_ONCE) && (params ?? []).every(isPlain);
     const { rows, fields, affectedRows } = plannedOnce
       ? await queryPlannedOnce(sql, params, { rowMode, parsers })
-      : await db.query(sql, params, { rowMode, parsers });
+      : autoPreparable(sql, params)
+        ? await queryAutoPrepared(sql, params, { rowMode, parsers })
+        : await db.query(sql, params, { rowMode, parsers });
     return { rows, fields, affectedRows };
   }
   if (op === 'exec') {
