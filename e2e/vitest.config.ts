@@ -6,7 +6,8 @@ export default defineConfig({
     globalSetup: ['support/global-setup.ts'],
     // One server, one browser per file; files run one after another on a 2-core machine.
     fileParallelism: false,
-    testTimeout: 60_000,
+    // Twice the longest test's time alone: this suite runs beside the two computing suites.
+    testTimeout: 120_000,
     hookTimeout: 120_000,
   },
 });
