@@ -6,7 +6,7 @@ export default defineConfig({
     globalSetup: ['support/global-setup.ts'],
     // One server, one browser per file; files run one after another on a 2-core machine.
     fileParallelism: false,
-    // Twice the longest test's time alone: this suite runs beside the two computing suites.
+    // Twice the longest test's time alone: this suite may run beside the server suite.
     testTimeout: 120_000,
     hookTimeout: 120_000,
   },

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Runs test lanes side by side and fails when any lane fails.
 //
-//   node scripts/run-lanes.mjs "browser=npm run test:e2e" "server=nice -n 5 npm run test:server"
+//   node scripts/run-lanes.mjs "server=npm run test:server" "console=npm run test:web && npm run test:e2e"
 //
 // Why: the suites wait on sockets, timers, child processes and the browser as much as they
 // compute, so two lanes on a 2-core machine finish well before the same work in a row (CI must

@@ -48,9 +48,9 @@ export async function newPage(
   await context.addInitScript(() => {
     if (!localStorage.getItem('deviceId')) localStorage.setItem('deviceId', 'e2e-chromium');
   });
-  // Waits of 45 s, not Playwright's 30: `npm test` runs this suite beside the server and console
-  // suites (three lanes on two cores), and a slow CI machine has been seen to take over 30 s to
-  // re-render a page after a language switch while both computing suites ran.
+  // Waits of 45 s, not Playwright's 30: `npm test` may run this suite beside the server suite on
+  // two cores, and a slow machine has been seen to take over 30 s to re-render a page after a
+  // language switch while other suites computed.
   context.setDefaultTimeout(45_000);
   const page = await context.newPage();
   return { context, page };
