@@ -72,7 +72,10 @@ describe('API document', () => {
       expect(tags).toEqual(['Open API', 'Console: role']);
       expect(within(view).getByText('/open/v1/alarms')).toBeInTheDocument();
       expect(within(view).queryByText('/api/role/addRole')).toBeNull();
-      // Open a call: its parameters show, but no "Try it out" and no place to type a secret.
+      // Open a call: its parameters show, but no "Try it out" and no place to type a secret. The
+      // operations show before Swagger UI says it is done, and until then the loading veil
+      // (pointer-events: none) is over them, for a user as for this click.
+      await waitFor(() => expect(view.closest('.ant-spin-spinning')).toBeNull(), { timeout: 20_000 });
       await userEvent.click(within(view).getByText('/open/v1/devices'));
       await within(view).findByText('pageNum');
       expect(within(view).queryByText('Try it out')).toBeNull();
