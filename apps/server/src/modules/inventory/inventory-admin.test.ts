@@ -73,6 +73,8 @@ describe('inventory CSV', () => {
 });
 
 describe('npm run admin -- inventory import', () => {
+  // Up to 3 minutes: it starts the admin command and the server as processes under tsx, each a
+  // cold start, which took over 90 s together on a slow machine running the suites side by side.
   it('imports into the embedded database, skips serials already there, and refuses while the server runs', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'cc-admin-'));
     const file = path.join(dataDir, 'stock.csv');
@@ -103,5 +105,5 @@ describe('npm run admin -- inventory import', () => {
     const usage = await runAdmin(['inventory'], { DATA_DIR: dataDir });
     expect(usage.code).toBe(2);
     expect(usage.output).toContain('Usage: npm run admin -- inventory import <file.csv>');
-  }, 90_000);
+  }, 180_000);
 });
