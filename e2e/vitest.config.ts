@@ -1,11 +1,12 @@
 import { defineConfig } from 'vitest/config';
+import { E2E_WORKERS } from './support/workers';
 
 export default defineConfig({
   test: {
     include: ['specs/**/*.spec.ts'],
+    // One server per worker (support/global-setup.ts), one browser per file.
     globalSetup: ['support/global-setup.ts'],
-    // One server, one browser per file; files run one after another on a 2-core machine.
-    fileParallelism: false,
+    maxWorkers: E2E_WORKERS,
     // Twice the longest test's time alone: this suite may run beside the server suite.
     testTimeout: 120_000,
     hookTimeout: 120_000,

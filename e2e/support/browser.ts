@@ -1,5 +1,6 @@
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { afterAll, beforeAll, inject } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
+import { currentServer } from './server';
 
 export const DEMO = {
   account: 'demo@example.com',
@@ -14,7 +15,7 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export function useBrowser() {
   const state = {} as { browser: Browser; baseUrl: string };
   beforeAll(async () => {
-    state.baseUrl = inject('baseUrl');
+    state.baseUrl = currentServer().baseUrl;
     state.browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: [

@@ -5,13 +5,19 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startSmtpSink } from '../../apps/server/src/test/smtp-sink';
+import { E2E_WORKERS } from './workers';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    baseUrl: string;
-    /** Where the SMTP sink writes each mail the server sends, one JSON file per mail (support/mail.ts). */
-    mailDir: string;
+    /** One server per worker (vitest.config.ts): a worker's spec files use `servers[VITEST_POOL_ID - 1]`. */
+    servers: E2eServer[];
   }
+}
+
+export interface E2eServer {
+  baseUrl: string;
+  /** Where the SMTP sink writes each mail the server sends, one JSON file per mail (support/mail.ts). */
+  mailDir: string;
 }
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -42,10 +48,10 @@ async function waitForHealth(url: string, child: ChildProcess, log: () => string
 }
 
 /**
- * Starts the server the way `npm start` does (embedded PGlite in a fresh DATA_DIR, demo seed,
- * embedded broker, the built console), on free ports, once for every spec file.
+ * Starts a server the way `npm start` does (embedded PGlite in a fresh DATA_DIR, demo seed,
+ * embedded broker, the built console), on free ports, with its own SMTP sink.
  */
-export default async function setup(project: TestProject) {
+async function startServer(): Promise<{ server: E2eServer; stop: () => Promise<void> }> {
   const port = await freePort();
   const mqttPort = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cc-e2e-'));
@@ -78,14 +84,36 @@ export default async function setup(project: TestProject) {
   child.stderr?.on('data', (d) => (output += d));
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitForHealth(baseUrl, child, () => output);
-  project.provide('baseUrl', baseUrl);
-  project.provide('mailDir', mailDir);
+  return {
+    server: { baseUrl, mailDir },
+    stop: async () => {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      await smtp.close();
+      rmSync(dataDir, { recursive: true, force: true });
+      rmSync(mailDir, { recursive: true, force: true });
+    },
+  };
+}
 
+/**
+ * One server per worker. The specs' waits are mostly the browser's and the server's, not the
+ * test runner's, so two files at a time finish the suite in far less time on 2 cores; a server
+ * each keeps one file's writes (a renamed device, a new user) out of the other's screens.
+ */
+export default async function setup(project: TestProject) {
+  const results = await Promise.allSettled(Array.from({ length: E2E_WORKERS }, () => startServer()));
+  const started = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) {
+    await Promise.all(started.map((s) => s.stop()));
+    throw failed.reason;
+  }
+  project.provide(
+    'servers',
+    started.map((s) => s.server),
+  );
   return async () => {
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
-    await smtp.close();
-    rmSync(dataDir, { recursive: true, force: true });
-    rmSync(mailDir, { recursive: true, force: true });
+    await Promise.all(started.map((s) => s.stop()));
   };
 }

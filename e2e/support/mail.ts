@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { inject } from 'vitest';
+import { currentServer } from './server';
 
 export interface SentMail {
   to: string[];
@@ -10,7 +10,7 @@ export interface SentMail {
 
 /** Every mail the e2e server has sent so far (support/global-setup.ts writes them). */
 export function sentMails(): SentMail[] {
-  const dir = inject('mailDir');
+  const dir = currentServer().mailDir;
   return readdirSync(dir)
     .sort()
     .map((name) => JSON.parse(readFileSync(path.join(dir, name), 'utf8')) as SentMail);
