@@ -42,6 +42,9 @@ const preparedNames = new Map();
 /** A parameter as an SQL literal; quoted even for numbers, so the prepared statement's type applies. */
 const literal = (value) =>
   value === null || value === undefined ? 'NULL' : `'${String(value).replaceAll("'", "''")}'`;
+/** `execute name(literals)`: EXECUTE takes no bound parameters, so each one is written out. */
+const executeText = (name, literals) =>
+  literals.length > 0 ? `execute ${name}(${literals.join(', ')})` : `execute ${name}`;
 const isPlain = (value) =>
   value === null || value === undefined || ['string', 'number', 'boolean'].includes(typeof value);
 
@@ -61,13 +64,12 @@ async function queryPlannedOnce(sql, params, options) {
     await db.query(`prepare ${name} as ${sql}`);
     preparedNames.set(sql, name);
   }
-  const args = (params ?? []).map(literal).join(', ');
   // The generic plan, planned once: by default PostgreSQL plans each execution again for its
   // values (it judged these array-driven statements' generic plans costlier on paper), and the
   // planning took longer than the execution. The setting is back at once, and a failed
   // statement's (implicit or explicit) transaction rolls it back too.
   const [, result] = await db.exec(
-    `set plan_cache_mode = force_generic_plan; execute ${name}${args ? `(${args})` : ''}; reset plan_cache_mode`,
+    `set plan_cache_mode = force_generic_plan; ${executeText(name, (params ?? []).map(literal))}; reset plan_cache_mode`,
     options,
   );
   return result;
@@ -125,10 +127,10 @@ async function queryAutoPrepared(sql, params, options) {
     }
   }
   // As PGlite's driver sends them: a number for a timestamptz is an instant in milliseconds.
-  const args = (params ?? [])
-    .map((p, i) => literal(typeof p === 'number' && prepared.timestamps[i] ? instant(p) : p))
-    .join(', ');
-  const [result] = await db.exec(`execute ${prepared.name}${args ? `(${args})` : ''}`, options);
+  const literals = (params ?? []).map((p, i) =>
+    literal(typeof p === 'number' && prepared.timestamps[i] ? instant(p) : p),
+  );
+  const [result] = await db.exec(executeText(prepared.name, literals), options);
   return result;
 }
 
