@@ -2,6 +2,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { MENU_TREE, type MenuDefinition, MenuType } from '../../packages/contract/src/menus';
 import { loginAsDemo, newPage, useBrowser } from '../support/browser';
+import { pushRoute } from '../support/page-checks';
 
 /*
  * The console under its Content-Security-Policy (apps/server/src/plugins/security-headers.ts):
@@ -99,11 +100,7 @@ describe('the console under its security headers', () => {
     await page.getByTestId('page-title').first().waitFor();
     const network = trackRequests(page);
     for (const url of menuPages(MENU_TREE)) {
-      await page.evaluate((target) => {
-        window.history.pushState(null, '', target);
-        window.dispatchEvent(new PopStateEvent('popstate'));
-      }, url);
-      await page.waitForURL((u) => u.pathname === url);
+      await pushRoute(page, url);
       // A report that comes later still fails the walk, under the next page's name or below.
       await network.quiet(100);
       expect(violations, url).toEqual([]);

@@ -26,13 +26,21 @@ export function consoleErrors(page: Page): string[] {
   return errors;
 }
 
-/** Client-side navigation, as a click on the sidebar does: one load of the app for all pages. */
-export async function goClientSide(page: Page, url: string): Promise<void> {
+/** Changes the route in the page, as the sidebar does, and waits for the router to take it. */
+export async function pushRoute(page: Page, url: string): Promise<void> {
   await page.evaluate((target) => {
     window.history.pushState(null, '', target);
     window.dispatchEvent(new PopStateEvent('popstate'));
   }, url);
   await page.waitForURL((u) => u.pathname === url.split('?')[0]);
+}
+
+/**
+ * Client-side navigation, as a click on the sidebar does (one load of the app for all pages),
+ * then waits until the page has drawn its content and ended its transitions.
+ */
+export async function goClientSide(page: Page, url: string): Promise<void> {
+  await pushRoute(page, url);
   await page.getByTestId('page-title').first().waitFor({ timeout: 30_000 });
   // Lists and charts fill in after the title: wait for antd's spinners to go.
   await page
