@@ -15,12 +15,14 @@ import { benchHistory } from './history.bench';
 import { benchIngest } from './ingest.bench';
 import { pushFigures } from './push.bench';
 import { reportFigures } from './report.bench';
+import { benchStart, type StartFigures } from './start.bench';
 
 const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 /**
  * `npm run bench -- api` (or `BENCH_ONLY=api`; ingest, alarm, history, console, api, fleet, report,
- * push; a comma list) runs only those parts. `fleet`, `report` and `push` run only when named.
+ * push, start; a comma list) runs only those parts. `fleet`, `report`, `push` and `start` run only
+ * when named.
  */
 const only = new Set(
   (process.argv[2] ?? process.env.BENCH_ONLY ?? 'ingest,alarm,history,console,api')
@@ -64,6 +66,24 @@ async function main() {
   if (only.has('fleet')) await fleetFigures();
   if (only.has('report')) await reportFigures();
   if (only.has('push')) await pushFigures();
+  if (only.has('start')) await startFigures();
+}
+
+async function startFigures() {
+  const runs = Number(process.env.BENCH_START_RUNS ?? 3);
+  const idleS = Number(process.env.BENCH_START_IDLE_SECONDS ?? 20);
+  console.log(
+    `\n## Start as \`npm start\` runs it, embedded default with the demo, ${runs} new data directories, each started twice (goals: first answer within 10 s on a new directory, 3 s on a restart; at most 300 MB resident when idle)`,
+  );
+  const { first, restart } = await benchStart({ runs, idleS });
+  const line = (label: string, f: StartFigures) =>
+    console.log(
+      `- ${label}: first answer after ${f.firstAnswerS.toFixed(2)} s (${f.cpuS.toFixed(2)} s of CPU), peak ${f.peakMb} MB, ${f.idleMb} MB resident after ${idleS} s idle`,
+    );
+  first.forEach((f, i) => {
+    line(`new data directory ${i + 1}`, f);
+    line(`restart ${i + 1}`, restart[i] as StartFigures);
+  });
 }
 
 /** Not in the default set: it provisions tens of thousands of devices (see fleet.bench.ts). */

@@ -80,7 +80,11 @@ export async function startEmbeddedBroker(
     ...(hooks.authorizePublish ? { authorizePublish: hooks.authorizePublish } : {}),
     ...(hooks.authorizeSubscribe ? { authorizeSubscribe: hooks.authorizeSubscribe } : {}),
   });
-  const server: Server = createServer((socket: Socket) => {
+  // No Nagle: a device with several messages in flight (a backlog after an outage) gets each
+  // PUBACK as it is ready. With Nagle an acknowledgement waited for the device's TCP ACK of the
+  // previous one, which Linux delays by up to 40 ms: the one-reading ingest benchmark doubled
+  // without it (docs/performance.md, "Acknowledgements without Nagle").
+  const server: Server = createServer({ noDelay: true }, (socket: Socket) => {
     const front = frontDeviceSocket(socket, {
       maxPacketBytes: hooks.maxPacketBytes,
       onOversizedPacket: (bytes) => hooks.onOversizedPacket?.(clientIdOf(front), bytes),

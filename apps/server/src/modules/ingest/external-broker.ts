@@ -76,6 +76,9 @@ export async function connectExternalBroker(
         void handling.finally(() => inFlight.delete(handling));
       },
     });
+    // The broker's messages are acknowledged one by one as they are stored; with Nagle each PUBACK
+    // after the first waited for the broker's delayed TCP ACK (see embedded-broker.ts).
+    client.on('connect', () => (client.stream as { setNoDelay?: (on: boolean) => void }).setNoDelay?.(true));
     // Without a listener an `error` event (the broker refusing a reconnection) would end the process.
     client.on('error', (error) =>
       app.log.warn({ err: error, clientId: `${baseId}-${index}` }, 'MQTT_URL broker'),
