@@ -48,21 +48,46 @@ export function frontDeviceSocket(socket: Socket, options: FrontOptions): Duplex
   const fromDevice = mqttPacket.parser();
   const fromBroker = mqttPacket.parser({ protocolVersion: 4 });
 
+  // What goes to the device in one turn of the event loop leaves in one system call: the
+  // acknowledgements of a transaction's messages are written one by one as Aedes handles them, and
+  // a device with several messages in flight got a socket write for each (a quarter of the main
+  // thread in the one-reading ingest benchmark).
+  // Flushed before the socket is closed too: a refusal's CONNACK is written just before it.
+  let corked = false;
+  const flush = () => {
+    if (!corked) return;
+    corked = false;
+    socket.uncork();
+  };
+  const destroySocket = () => {
+    flush();
+    socket.destroy();
+  };
+  const toDevice = (bytes: Buffer): boolean => {
+    if (!corked) {
+      corked = true;
+      socket.cork();
+      setImmediate(flush);
+    }
+    return socket.write(bytes);
+  };
+
   const front = new Duplex({
     read() {
       socket.resume();
     },
     write(chunk: Buffer, _encoding, callback) {
       if (mode === 'mqtt5') fromBroker.parse(chunk);
-      else if (!socket.write(chunk)) return void socket.once('drain', () => callback());
+      else if (!toDevice(chunk)) return void socket.once('drain', () => callback());
       callback();
     },
     final(callback) {
+      flush();
       socket.end();
       callback();
     },
     destroy(error, callback) {
-      socket.destroy();
+      destroySocket();
       callback(error);
     },
   });
@@ -71,7 +96,7 @@ export function frontDeviceSocket(socket: Socket, options: FrontOptions): Duplex
   };
   const close = (reason: string) => {
     options.onUntranslatable?.(reason);
-    socket.destroy();
+    destroySocket();
   };
 
   fromDevice.on('packet', (packet: Packet) => {
@@ -81,15 +106,15 @@ export function frontDeviceSocket(socket: Socket, options: FrontOptions): Duplex
   });
   fromDevice.on('error', (error) => close(error.message));
   fromBroker.on('packet', (packet: Packet) => {
-    socket.write(mqttPacket.generate(session!.toDevice(packet), { protocolVersion: 5 }));
+    toDevice(mqttPacket.generate(session!.toDevice(packet), { protocolVersion: 5 }));
   });
-  fromBroker.on('error', () => socket.destroy());
+  fromBroker.on('error', destroySocket);
 
   socket.on('data', (chunk: Buffer) => {
     const oversized = guard?.feed(chunk) ?? null;
     if (oversized !== null) {
       options.onOversizedPacket?.(oversized);
-      socket.destroy();
+      destroySocket();
       return;
     }
     if (mode === 'plain') return toBroker(chunk);
