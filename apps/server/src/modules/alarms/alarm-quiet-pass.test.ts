@@ -64,6 +64,17 @@ describe('alarm rule cache and quiet pass', () => {
     expect(ctx.app.alarms.rules.get(Number(f.device.id))).toMatchObject({ unsettled: true });
   });
 
+  it('a reading beyond the measuring range leaves the quiet pass for the device abnormal alarm', async () => {
+    // Only the device's default `abnormal` setting: its limits are the sensor's range (-40..85).
+    const f = await alarmFixture(ctx.app, 'Ranged fridge');
+    const t = Date.now() - 600_000;
+    await settled(f, t);
+    await judged(f, t + 20_000, 84.9);
+    expect(await recordsOf(f.device.id)).toHaveLength(0);
+    await judged(f, t + 30_000, 85.5);
+    expect((await recordsOf(f.device.id)).map((r) => r.alarmType)).toEqual(['abnormal']);
+  });
+
   it('a setting edited through the console: the next reading is judged by the new limits', async () => {
     const f = await alarmFixture(ctx.app, 'Edited fridge');
     const saved = await f.save({});
