@@ -20,13 +20,36 @@ export function canonicalJson(value: unknown): string {
   if (value === null || value === undefined) return 'null';
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value instanceof Date) return JSON.stringify(value.toISOString());
-  if (typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
+  if (typeof value === 'object')
+    return `{${canonicalMembers(value as Record<string, unknown>)
+      .map(([, member]) => member)
+      .join(',')}}`;
   return JSON.stringify(value);
+}
+
+/** An object's members as canonicalJson writes them (`"key":value`), keys sorted, undefined left out. */
+function canonicalMembers(value: Record<string, unknown>): [key: string, member: string][] {
+  return Object.entries(value)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([k, v]) => [k, `${JSON.stringify(k)}:${canonicalJson(v)}`]);
+}
+
+/**
+ * The canonical JSON of an object cut around one numeric member: `prefix + n + suffix` is exactly
+ * `canonicalJson({ ...fields, [key]: n })` for an integer n. The entry's `seq` is the one field
+ * the database assigns (the company's last link plus one), so the database can hash the entry in
+ * the statement that appends it.
+ */
+export function canonicalAround(
+  fields: Record<string, unknown>,
+  key: string,
+): { prefix: string; suffix: string } {
+  const members = canonicalMembers({ ...fields, [key]: 0 });
+  const at = members.findIndex(([k]) => k === key);
+  const before = members.slice(0, at).map(([, member]) => `${member},`);
+  const after = members.slice(at + 1).map(([, member]) => `,${member}`);
+  return { prefix: `{${before.join('')}${JSON.stringify(key)}:`, suffix: `${after.join('')}}` };
 }
 
 export const GENESIS_HASH = '0'.repeat(64);

@@ -4,7 +4,7 @@ import type { Db, Queryable } from '../../db/client';
 import { idToWire } from '../../lib/ids';
 import { users } from '../users/users.table';
 import { auditLog } from './audit.table';
-import { type ChainedFields, entryHash, GENESIS_HASH } from './audit-chain';
+import { type ChainedFields, canonicalAround, entryHash, GENESIS_HASH } from './audit-chain';
 
 /** Who acts: a signed-in user (from request.auth) or the platform itself (userId null). */
 export interface Actor {
@@ -32,19 +32,17 @@ function plain(value: unknown): unknown {
 
 /**
  * Appends an entry to the company's chain inside the caller's transaction, so the entry exists
- * if and only if the change does. A per-company advisory lock orders concurrent writers.
+ * if and only if the change does. A per-company advisory lock orders concurrent writers; it is a
+ * statement of its own so that the append, a second statement, reads the chain's last link after
+ * the lock is held (a statement sees what was committed when it began). The append reads the
+ * last link, numbers and hashes the entry (SHA-256 of the previous hash and the entry's canonical
+ * JSON, cut around `seq`, see audit-chain.ts) and inserts it: one statement instead of a read and
+ * an insert, on every audited write.
  */
 export async function recordAudit(tx: Queryable, actor: Actor, entry: AuditEntry): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(${AUDIT_LOCK_BASE + actor.companyId})`);
-  const [last] = await tx
-    .select({ seq: auditLog.seq, hash: auditLog.hash })
-    .from(auditLog)
-    .where(eq(auditLog.companyId, actor.companyId))
-    .orderBy(desc(auditLog.seq))
-    .limit(1);
-  const fields: ChainedFields = {
+  const fields: Omit<ChainedFields, 'seq'> = {
     companyId: actor.companyId,
-    seq: (last?.seq ?? 0) + 1,
     userId: actor.userId,
     action: entry.action,
     targetType: entry.targetType,
@@ -55,13 +53,22 @@ export async function recordAudit(tx: Queryable, actor: Actor, entry: AuditEntry
     ip: actor.ip,
     createdAt: Date.now(),
   };
-  const prevHash = last?.hash ?? GENESIS_HASH;
-  await tx.insert(auditLog).values({
-    ...fields,
-    createdAt: new Date(fields.createdAt),
-    prevHash,
-    hash: entryHash(prevHash, fields),
-  });
+  const { prefix, suffix } = canonicalAround({ ...fields }, 'seq');
+  const jsonb = (value: unknown) => (value === null ? null : JSON.stringify(value));
+  await tx.execute(sql`
+    with last as (
+      select seq, hash from audit_log where company_id = ${fields.companyId} order by seq desc limit 1
+    ), link as (
+      select coalesce((select seq from last), 0) + 1 as seq,
+             coalesce((select hash from last), ${GENESIS_HASH}::text) as prev_hash
+    )
+    insert into audit_log (company_id, seq, user_id, action, target_type, target_id, before, after,
+                           reason, ip, created_at, prev_hash, hash)
+    select ${fields.companyId}, link.seq, ${fields.userId}::bigint, ${fields.action}, ${fields.targetType},
+           ${fields.targetId}, ${jsonb(fields.before)}::jsonb, ${jsonb(fields.after)}::jsonb, ${fields.reason},
+           ${fields.ip}, ${new Date(fields.createdAt).toISOString()}::timestamptz, link.prev_hash,
+           encode(sha256(convert_to(link.prev_hash || ${prefix}::text || link.seq::text || ${suffix}::text, 'UTF8')), 'hex')
+    from link`);
 }
 
 /** Walks the company's chain from the start and lists every edited or missing entry (first 100). */

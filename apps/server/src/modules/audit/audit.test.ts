@@ -3,6 +3,8 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { call, useTestApp } from '../../test/build-app';
 import { addMember, buildCompany, buildDevice, buildUser, login } from '../../test/factories';
+import { statementsOf } from '../../test/statement-log';
+import { recordAudit } from './audit.service';
 
 interface OperationEntry {
   seq: number;
@@ -49,7 +51,7 @@ describe('operation log', () => {
     const token = await login(ctx.app, company.admin.account);
     await Promise.all(
       Array.from({ length: 15 }, (_, i) =>
-        call(ctx.app, '/api/device/setRemark', { id: device.id, remark: `r${i}` }, { token }),
+        call(ctx.app, '/api/device/setRemark', { id: device.id, remark: `冷链 r${i} "q" \\ é` }, { token }),
       ),
     );
     const { body } = await call<{ ok: boolean; checked: number }>(
@@ -59,6 +61,24 @@ describe('operation log', () => {
       { token },
     );
     expect(body.data).toEqual({ ok: true, checked: 16, problems: [] });
+  });
+
+  it('appends an entry in two statements, the lock and the numbered, hashed insert', async () => {
+    const company = await buildCompany(ctx.app.db);
+    const token = await login(ctx.app, company.admin.account);
+    const actor = { companyId: company.id, userId: company.admin.id, ip: '10.0.0.1' };
+    const entry = {
+      action: 'device.setRemark',
+      targetType: 'device',
+      targetId: 1,
+      before: { remark: '' },
+      after: { remark: '门封 "A" \\ ok', list: [1.5, null, { z: true, a: 'é' }] },
+      reason: '校准',
+    };
+    const { statements } = await statementsOf(ctx.app.db, () => recordAudit(ctx.app.db, actor, entry));
+    expect(statements).toHaveLength(2);
+    const { body } = await call<ChainVerification>(ctx.app, '/api/audit/verifyChain', {}, { token });
+    expect(body.data).toMatchObject({ ok: true, problems: [] });
   });
 
   it('refuses to change or delete an entry', async () => {
