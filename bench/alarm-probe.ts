@@ -114,10 +114,15 @@ export async function startAlarmProbe(options: {
   };
 }
 
-/** Resident memory of a process, in MB, from /proc. */
-export function rssMb(pid: number): number {
+/** A memory figure of a process from /proc, in MB: resident now (VmRSS) or at its peak (VmHWM). */
+export function statusMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8')
     .split('\n')
-    .find((l) => l.startsWith('VmRSS:'));
+    .find((l) => l.startsWith(`${field}:`));
   return Math.round(Number(line?.split(/\s+/)[1] ?? 0) / 1024);
+}
+
+/** Resident memory of a process, in MB, from /proc. */
+export function rssMb(pid: number): number {
+  return statusMb(pid, 'VmRSS');
 }

@@ -5,10 +5,11 @@
  * (restart). Figures only; the goals (issue 23) are printed beside them.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '../apps/server/src/test/server-process';
+import { statusMb } from './alarm-probe';
 import { cpuSeconds } from './fleet.bench';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -21,13 +22,6 @@ export interface StartFigures {
   peakMb: number;
   /** Resident after `idleS` seconds without requests. */
   idleMb: number;
-}
-
-function statusMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
-    .split('\n')
-    .find((l) => l.startsWith(`${field}:`));
-  return Math.round(Number(line?.split(/\s+/)[1] ?? 0) / 1024);
 }
 
 async function startOnce(dataDir: string, idleS: number): Promise<StartFigures> {

@@ -1,8 +1,7 @@
 import type { UpRecord } from '@coldchain/contract';
 import type { IngestJob } from '../ingest/write-batch';
 import type { EvaluationContext } from './alarm-context';
-import type { ValueRule } from './alarm-engine';
-import { classify } from './alarm-engine';
+import { classify, type ValueRule } from './alarm-engine';
 import { type LimitFields, limitsOf, VALUE_TYPES } from './alarm-rules';
 
 /** The limits of each value setting that applies to a sensor, worked out once (limitsOf). */
