@@ -33,8 +33,15 @@ function freePort(): Promise<number> {
   });
 }
 
+/**
+ * Up to 180 s: each worker's server starts under tsx with the demo while the server lane's suite
+ * keeps both cores busy, and on a slow machine two such starts side by side took over 60 s.
+ */
+const HEALTH_WAIT_S = 180;
+
 async function waitForHealth(url: string, child: ChildProcess, log: () => string) {
-  for (let i = 0; i < 240; i++) {
+  const deadline = Date.now() + HEALTH_WAIT_S * 1000;
+  while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${log()}`);
     try {
       const response = await fetch(`${url}/healthz`);
@@ -44,7 +51,7 @@ async function waitForHealth(url: string, child: ChildProcess, log: () => string
     }
     await new Promise((r) => setTimeout(r, 250));
   }
-  throw new Error(`server did not answer /healthz in 60 s:\n${log()}`);
+  throw new Error(`server did not answer /healthz in ${HEALTH_WAIT_S} s:\n${log()}`);
 }
 
 /**
