@@ -10,5 +10,9 @@ export default defineConfig({
     // Twice the longest test's time alone: this suite may run beside the server suite.
     testTimeout: 120_000,
     hookTimeout: 120_000,
+    // expect.poll gives up after 1 s by default: a screen that updates after a save under the
+    // server lane's load took longer (accounts.spec's role column, seen on a slow clean clone).
+    // A poll that fails should fail on a wrong value, not on a slow one.
+    expect: { poll: { timeout: 20_000 } },
   },
 });
