@@ -178,4 +178,25 @@ describe('embedded database in its own thread', () => {
       expect(result.affectedRows).toBe(3);
     }
   });
+  it('sends the statements that waited for a transaction together, before any sent after it', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const transaction = database.db.transaction(async (tx) => {
+      await tx.execute(sql`select 1`);
+      await held;
+    });
+    const answered: string[] = [];
+    const read = (label: string) =>
+      queryRows(database.db, sql`select ${label}::text as label`).then(() => answered.push(label));
+    const waiting = [read('a'), read('b'), read('c')];
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    release();
+    await transaction;
+    const after = read('d');
+    await Promise.all([...waiting, after]);
+    // Released one answer at a time, the later ones fell behind statements sent meanwhile.
+    expect(answered).toEqual(['a', 'b', 'c', 'd']);
+  });
 });

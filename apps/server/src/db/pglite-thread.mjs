@@ -157,10 +157,21 @@ async function run({ op, sql, params, rowMode, rawTypes }) {
   throw new Error(`unknown operation ${op}`);
 }
 
+/**
+ * Messages run one after another, each to its end. A planned-once or auto-prepared statement takes
+ * several steps (prepare, then execute), and the main thread sends statements without waiting for
+ * the previous answer (pglite-proxy.ts): a transaction's BEGIN sent meanwhile must not slip
+ * between the steps and take the statement into that transaction. Today each step finishes before
+ * the next message is even dispatched (PGlite's work is synchronous WebAssembly); this keeps the
+ * order should a step ever wait for I/O.
+ */
+let previous = Promise.resolve();
 parentPort.on('message', (message) => {
-  run(message).then(
-    (result) => parentPort.postMessage({ id: message.id, result }),
-    (error) => parentPort.postMessage({ id: message.id, error: serialiseError(error) }),
+  previous = previous.then(() =>
+    run(message).then(
+      (result) => parentPort.postMessage({ id: message.id, result }),
+      (error) => parentPort.postMessage({ id: message.id, error: serialiseError(error) }),
+    ),
   );
 });
 
