@@ -66,7 +66,7 @@ describe('alarms', () => {
     await page
       .locator('[data-testid^="setting-row-"]', { hasText: '~ 8' })
       .first()
-      .waitFor({ timeout: 10_000 });
+      .waitFor({ timeout: 30_000 });
 
     // The live channel must be bound before the reading goes in.
     await page.locator('[data-testid="live-socket"][data-state="bound"]').waitFor({ state: 'attached' });
@@ -92,7 +92,7 @@ describe('alarms', () => {
     await openFromSidebar(page, 'Alarm management', 'Alarm records');
     await page.waitForURL(/\/alarm\/alarmInfo$/);
     const row = page.getByTestId(`alarm-row-${alarmId}`);
-    await row.waitFor({ timeout: 10_000 });
+    await row.waitFor({ timeout: 30_000 });
     expect(await row.textContent()).toContain('Over-limit alarm');
     expect(await row.textContent()).toContain(SERIAL);
     expect(await row.getByTestId('alarm-resolve-state').textContent()).toBe('Pending');
@@ -104,7 +104,7 @@ describe('alarms', () => {
     await page.getByTestId('alarm-resolve-cause').fill('Door left open during loading');
     await page.getByTestId('alarm-resolve-submit').click();
     await expect
-      .poll(async () => page.getByTestId('alarm-detail-resolver').textContent(), { timeout: 10_000 })
+      .poll(async () => page.getByTestId('alarm-detail-resolver').textContent(), { timeout: 30_000 })
       .toBe(DEMO.name);
     expect(((await page.getByTestId('alarm-detail-resolve-time').textContent()) ?? '').trim()).toMatch(
       DATE_TIME,

@@ -82,7 +82,7 @@ describe('cameras', () => {
     expect(coldRoom && ward).toBeTruthy();
 
     // The list, then the detail page, whose live view plays the looping clip.
-    await page.getByTestId(`camera-row-${coldRoom!.id}`).waitFor({ timeout: 15_000 });
+    await page.getByTestId(`camera-row-${coldRoom!.id}`).waitFor({ timeout: 30_000 });
     expect(await horizontalOverflow(page)).toEqual([]);
     expect(await seriousA11yFaults(page)).toEqual([]);
     await page.getByTestId(`camera-open-${coldRoom!.id}`).click();
@@ -107,10 +107,10 @@ describe('cameras', () => {
     expect(withPicture.length).toBeGreaterThan(0);
     await goClientSide(page, `/alarm/alarmInfo/alarmDetail?id=${withPicture[0]}`);
     const image = page.getByTestId('alarm-snapshots').locator('img').first();
-    await image.waitFor({ timeout: 15_000 });
+    await image.waitFor({ timeout: 30_000 });
     await expect
       .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), {
-        timeout: 10_000,
+        timeout: 30_000,
       })
       .toBeGreaterThan(0);
 

@@ -39,7 +39,7 @@ async function eventually(page: Page, check: () => Promise<boolean>, timeoutMs: 
 }
 
 async function pointCount(page: Page): Promise<number> {
-  await page.getByTestId('history-points').waitFor({ timeout: 10_000 });
+  await page.getByTestId('history-points').waitFor({ timeout: 30_000 });
   return Number(await page.getByTestId('history-points').getAttribute('data-count'));
 }
 
@@ -73,7 +73,7 @@ describe('monitors', () => {
       const last = Number(await points.getAttribute('data-last'));
       return (await pointCount(page)) > 100 && last - first > week - 86_400_000;
     };
-    await expect.poll(spansWeek, { timeout: 15_000 }).toBe(true);
+    await expect.poll(spansWeek, { timeout: 30_000 }).toBe(true);
     expect(await page.getByTestId('history-stat-mkt').textContent()).toMatch(/\d+\.\d\d/);
     await context.close();
   });

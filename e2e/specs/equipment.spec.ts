@@ -58,7 +58,7 @@ async function fillDate(page: Page, testId: string, text: string) {
   await input.press('Enter');
   await page
     .locator('.ant-picker-dropdown:visible')
-    .waitFor({ state: 'detached', timeout: 5_000 })
+    .waitFor({ state: 'detached', timeout: 30_000 })
     .catch(() => undefined);
   expect(await input.inputValue()).toBe(text);
 }

@@ -190,7 +190,7 @@ describe('every menu page', () => {
       .fill('Door seal replaced; product moved to the spare fridge');
     await page.getByTestId('alarm-resolve-submit').click();
     await expect
-      .poll(async () => page.getByTestId('alarm-resolve-state').first().textContent(), { timeout: 10_000 })
+      .poll(async () => page.getByTestId('alarm-resolve-state').first().textContent(), { timeout: 30_000 })
       .toBe('Resolved');
     expect(await page.getByTestId('alarm-clearing').count()).toBe(0);
     // And after a reload, from the server's answer alone.

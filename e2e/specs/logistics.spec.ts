@@ -99,14 +99,14 @@ describe('delivery and receiving orders', () => {
     await search.fill(VEHICLE);
     await search.press('Enter');
     const row = page.locator('[data-testid^="delivery-row-"]').filter({ hasText: VEHICLE });
-    await expect.poll(() => row.count(), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => row.count(), { timeout: 30_000 }).toBe(1);
     const id = (await row.getAttribute('data-testid'))!.replace('delivery-row-', '');
     expect(await row.textContent()).toContain('Created');
 
     // Departure opens the record; the logger reports while the goods travel.
     await page.getByTestId(`delivery-depart-${id}`).click();
     await page.getByTestId('delivery-depart-confirm').click();
-    await expect.poll(() => row.textContent(), { timeout: 10_000 }).toContain('In transit');
+    await expect.poll(() => row.textContent(), { timeout: 30_000 }).toContain('In transit');
     // The device simulator is the logger in the box: it reports every second over HTTP.
     const simulator = startSimulator(browser.baseUrl, SERIAL, logger.deviceKey);
     const trip = () => consoleCall<DeliveryDetail>(page, '/api/logistics/deliveryDetail', { id });
@@ -119,12 +119,12 @@ describe('delivery and receiving orders', () => {
     }
     await page.getByTestId(`delivery-arrive-${id}`).click();
     await page.getByTestId('delivery-arrive-confirm').click();
-    await expect.poll(() => row.textContent(), { timeout: 10_000 }).toContain('Arrived');
+    await expect.poll(() => row.textContent(), { timeout: 30_000 }).toContain('Arrived');
 
     // The receiving company (the demo company itself, through its clinic's company code).
     await goClientSide(page, '/logistics/receivingOrder');
     const received = page.getByTestId(`receiving-row-${id}`);
-    await received.waitFor({ timeout: 15_000 });
+    await received.waitFor({ timeout: 30_000 });
     await page.getByTestId(`receiving-receive-${id}`).click();
     await page.getByTestId('receive-remarks').waitFor();
     await settled(page);
@@ -132,7 +132,7 @@ describe('delivery and receiving orders', () => {
     if (await page.getByTestId('receive-password').isVisible())
       await page.getByTestId('receive-password').fill(SIGN_PASSWORD);
     await page.getByTestId('receive-submit').click();
-    await expect.poll(() => received.textContent(), { timeout: 10_000 }).toContain('Received');
+    await expect.poll(() => received.textContent(), { timeout: 30_000 }).toContain('Received');
 
     await page.getByTestId(`receiving-open-${id}`).click();
     const summary = page.getByTestId('delivery-summary');
@@ -244,7 +244,7 @@ describe('delivery and receiving orders', () => {
     const receiver = await outside.newPage();
     const errors = consoleErrors(receiver);
     await receiver.goto(new URL(url).pathname);
-    await receiver.getByTestId('receipt-name').waitFor({ timeout: 15_000 });
+    await receiver.getByTestId('receipt-name').waitFor({ timeout: 30_000 });
     expect(await receiver.getByTestId('delivery-detail').textContent()).toContain('Insulin');
     expect(await horizontalOverflow(receiver)).toEqual([]);
     // A photo of the boxes at the door, uploaded with the link's token as the only credential.

@@ -97,7 +97,7 @@ describe('operator console', () => {
     await page.getByTestId('credits-note').fill(`E2E goodwill ${RUN}`);
     await page.getByTestId('credits-grant').click();
     await expect
-      .poll(async () => Number(await page.getByTestId('company-credits').textContent()), { timeout: 10_000 })
+      .poll(async () => Number(await page.getByTestId('company-credits').textContent()), { timeout: 30_000 })
       .toBe(creditsBefore + 25);
     expect(await horizontalOverflow(page)).toEqual([]);
 

@@ -120,7 +120,7 @@ describe('data report backup and data centre', () => {
     await goClientSide(page, FILES_PATH);
     await page.getByTestId('file-search').fill(file.filename);
     const row = page.locator('[data-testid^="file-row-"]').filter({ hasText: file.filename });
-    await expect.poll(() => row.count(), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => row.count(), { timeout: 30_000 }).toBe(1);
     expect(await row.textContent()).toContain(`Backup task "${TASK}"`);
     const fileId = (await row.getAttribute('data-testid'))!.replace('file-row-', '');
     const [download] = await Promise.all([

@@ -48,8 +48,8 @@ describe('data screen', () => {
     await page.getByTestId('data-screen').click();
     await page.waitForURL(/\/screen$/);
     await page.getByTestId('screen-overview').waitFor();
-    await page.getByTestId('kpi-devices').waitFor({ timeout: 15_000 });
-    await page.locator('[data-testid="screen-live"][data-state="bound"]').waitFor({ timeout: 15_000 });
+    await page.getByTestId('kpi-devices').waitFor({ timeout: 30_000 });
+    await page.locator('[data-testid="screen-live"][data-state="bound"]').waitFor({ timeout: 30_000 });
     const before = Number(
       await page.getByTestId('kpi-open-alarms').locator('.cc-dash-kpi-value').textContent(),
     );
@@ -78,14 +78,14 @@ describe('data screen', () => {
     // The refresh the push asked for brings the monitor's state and its alarm count to the floor view.
     await expect
       .poll(async () => page.getByTestId(`screen-device-${added.id}`).getAttribute('data-alarm'), {
-        timeout: 15_000,
+        timeout: 30_000,
       })
       .toBe('true');
 
     // The sensor wall shows the monitor's latest value, marked as alarming.
     await page.goto(`/screen2?sensors=${detail.sensors[0]!.id}`);
     const tile = page.getByTestId(`screen-sensor-${detail.sensors[0]!.id}`);
-    await tile.waitFor({ timeout: 15_000 });
+    await tile.waitFor({ timeout: 30_000 });
     expect(await tile.getAttribute('data-alarm')).toBe('true');
     expect(await tile.textContent()).toContain('12.5');
     await context.close();
@@ -100,9 +100,9 @@ describe('data screen', () => {
 
     const wall = await newPage(browser, { width: 1920, height: 1080 });
     await wall.page.goto(`/login?addressCode=${code}&redirect=${encodeURIComponent('/screen2')}`);
-    await wall.page.waitForURL(/\/screen2$/, { timeout: 15_000 });
+    await wall.page.waitForURL(/\/screen2$/, { timeout: 30_000 });
     await wall.page.getByTestId('screen-wall').waitFor();
-    await wall.page.locator('[data-testid="screen-live"][data-state="bound"]').waitFor({ timeout: 15_000 });
+    await wall.page.locator('[data-testid="screen-live"][data-state="bound"]').waitFor({ timeout: 30_000 });
     expect(await wall.page.locator('[data-testid^="screen-sensor-"]').count()).toBeGreaterThan(0);
     await wall.context.close();
   });
@@ -124,7 +124,7 @@ describe('data screen', () => {
       const { context, page } = await newPage(browser, size);
       await loginAsDemo(page, '/screen');
       await page.waitForURL(/\/screen$/);
-      await page.getByTestId('kpi-devices').waitFor({ timeout: 15_000 });
+      await page.getByTestId('kpi-devices').waitFor({ timeout: 30_000 });
       measured.push(
         await page.evaluate(() => {
           const root = document.querySelector('.cc-dash') as HTMLElement;

@@ -121,7 +121,7 @@ describe('the console under its security headers', () => {
       script.textContent = 'window.inlineScriptRan = true';
       document.head.append(script);
     });
-    await expect.poll(() => violations.length, { timeout: 5_000 }).toBeGreaterThan(0);
+    await expect.poll(() => violations.length, { timeout: 30_000 }).toBeGreaterThan(0);
     expect(violations.join('\n')).toMatch(/script-src/);
     expect(
       await page.evaluate(() => (window as unknown as { inlineScriptRan?: boolean }).inlineScriptRan),

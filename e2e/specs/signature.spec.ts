@@ -54,19 +54,19 @@ describe('audit signature', () => {
 
     // Before the switch the resolve form asks for no signature.
     await page.goto('/alarm/alarmInfo');
-    await page.locator('[data-testid^="alarm-row-"]').first().waitFor({ timeout: 15_000 });
+    await page.locator('[data-testid^="alarm-row-"]').first().waitFor({ timeout: 30_000 });
 
     // 1. The company administrator turns audit signature on (organisation page, confirmed).
     await page.goto('/user/organization');
     const toggle = page.getByTestId('audit-signature-switch');
-    await toggle.waitFor({ timeout: 15_000 });
-    await expect.poll(() => toggle.isEnabled(), { timeout: 10_000 }).toBe(true);
+    await toggle.waitFor({ timeout: 30_000 });
+    await expect.poll(() => toggle.isEnabled(), { timeout: 30_000 }).toBe(true);
     expect(await toggle.getAttribute('aria-checked')).toBe('false');
     await toggle.click();
     const popup = page.locator('.ant-popover').filter({ hasText: 'Turn on audit signature?' });
     await popup.getByRole('button', { name: /confirm/i }).click();
     await page.getByText('Audit signature turned on').waitFor();
-    await expect.poll(() => toggle.getAttribute('aria-checked'), { timeout: 10_000 }).toBe('true');
+    await expect.poll(() => toggle.getAttribute('aria-checked'), { timeout: 30_000 }).toBe('true');
 
     // 2. A signature password, set in the personal centre.
     await page.goto('/user/personalCenter?panel=signPassword');
@@ -81,7 +81,7 @@ describe('audit signature', () => {
       .locator('[data-testid^="alarm-row-"]')
       .filter({ has: page.getByTestId('alarm-resolve-state').getByText('Pending', { exact: true }) })
       .first();
-    await pending.waitFor({ timeout: 15_000 });
+    await pending.waitFor({ timeout: 30_000 });
     const alarmId = (await pending.getAttribute('data-testid'))!.replace('alarm-row-', '');
     await pending.click();
     await page.waitForURL(new RegExp(`/alarm/alarmInfo/alarmDetail\\?id=${alarmId}$`));
@@ -102,7 +102,7 @@ describe('audit signature', () => {
     await signField.fill(SIGN_PASSWORD);
     await page.getByTestId('alarm-resolve-submit').click();
     await expect
-      .poll(async () => page.getByTestId('alarm-detail-resolver').textContent(), { timeout: 10_000 })
+      .poll(async () => page.getByTestId('alarm-detail-resolver').textContent(), { timeout: 30_000 })
       .toBe(DEMO.name);
 
     // The signature is in the operation log's entry, by name; never the password.

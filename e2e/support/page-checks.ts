@@ -48,7 +48,7 @@ export async function goClientSide(page: Page, url: string): Promise<void> {
       () => document.querySelectorAll('.ant-spin-spinning, .ant-skeleton-active').length === 0,
       null,
       {
-        timeout: 15_000,
+        timeout: 30_000,
       },
     )
     .catch(() => undefined);

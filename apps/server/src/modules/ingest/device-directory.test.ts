@@ -58,7 +58,10 @@ describe('device directory (ingest look-ups of serials)', () => {
   });
 
   describe('entries in use are read again before they expire', () => {
-    const timing = { ttlMs: 800, refreshEveryMs: 100, idleMs: 1_500 };
+    // A refresh is due 2 x refreshEveryMs before an entry expires. That slack is 800 ms here: with
+    // 200 ms, a refresh delayed by a loaded CI machine (two test lanes on 2 cores) let the entry
+    // expire, and the device waited for a read after all.
+    const timing = { ttlMs: 2_000, refreshEveryMs: 400, idleMs: 1_500 };
     /** How many times a message had to wait for a read of its own (a miss). */
     const countMisses = (dir: DeviceDirectory) =>
       vi.spyOn(dir as unknown as { load: (batch: unknown) => Promise<void> }, 'load');
