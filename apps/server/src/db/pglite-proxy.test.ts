@@ -199,4 +199,25 @@ describe('embedded database in its own thread', () => {
     // Released one answer at a time, the later ones fell behind statements sent meanwhile.
     expect(answered).toEqual(['a', 'b', 'c', 'd']);
   });
+  it("reports a failing planned-once statement's own error, and leaves the plan mode as it was", async () => {
+    const db = database.db;
+    const insert = (id: number) => plannedOnce(sql`insert into probe values (${id}::int, ${'mode'})`);
+    const planMode = async () =>
+      (await queryRows<{ plan_cache_mode: string }>(db, sql`show plan_cache_mode`))[0]!.plan_cache_mode;
+    await queryRows(db, insert(40));
+    // Outside a transaction: the duplicate key, then the setting is reset.
+    await expect(queryRows(db, insert(40))).rejects.toMatchObject({ cause: { code: '23505' } });
+    expect(await planMode()).toBe('auto');
+    // Inside one: the same error (not the aborted transaction's), and the rollback undoes the setting.
+    await expect(db.transaction(async (tx) => queryRows(tx, insert(40)))).rejects.toMatchObject({
+      cause: { code: '23505' },
+    });
+    expect(await planMode()).toBe('auto');
+    // A statement without rows answers no rows; one with rows answers them typed.
+    const [row] = await queryRows<{ id: number; note: string }>(
+      db,
+      plannedOnce(sql`select id, note from probe where id = ${40}::int`),
+    );
+    expect(row).toEqual({ id: 40, note: 'mode' });
+  });
 });
