@@ -42,13 +42,14 @@ export async function pushRoute(page: Page, url: string): Promise<void> {
 export async function goClientSide(page: Page, url: string): Promise<void> {
   await pushRoute(page, url);
   await page.getByTestId('page-title').first().waitFor({ timeout: 30_000 });
-  // Lists and charts fill in after the title: wait for antd's spinners to go.
+  // Lists and charts fill in after the title: wait for antd's spinners to go. A best effort, not
+  // a check (a page may keep a spinner), so it stays short and its timeout is ignored.
   await page
     .waitForFunction(
       () => document.querySelectorAll('.ant-spin-spinning, .ant-skeleton-active').length === 0,
       null,
       {
-        timeout: 30_000,
+        timeout: 15_000,
       },
     )
     .catch(() => undefined);
