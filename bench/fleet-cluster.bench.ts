@@ -143,7 +143,7 @@ export async function benchFleetCluster(
     await collect(simulators);
 
     const pids = instances.map((i) => i.child.pid!);
-    const cpuBefore = pids.map(cpuSeconds);
+    const cpuBefore = pids.map((pid) => cpuSeconds(pid));
     const brokerCpuBefore = cpuSeconds(broker.pid!);
     const storedBefore = await storedReadings(databaseUrl);
     const started = performance.now();

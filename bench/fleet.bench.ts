@@ -127,10 +127,12 @@ export function latencyFigures(latencies: number[]): LatencyFigures {
 }
 
 /** CPU seconds (user + system) a process has used, from /proc (clock ticks of 10 ms). */
-export function cpuSeconds(pid: number): number {
+/** CPU seconds of a process (utime + stime), with its ended and waited-for children if asked. */
+export function cpuSeconds(pid: number, options: { withChildren?: boolean } = {}): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
+  const children = options.withChildren ? Number(fields[13]) + Number(fields[14]) : 0;
+  return (Number(fields[11]) + Number(fields[12]) + children) / 100;
 }
 
 /** A simulator process and a promise-based call to it. */

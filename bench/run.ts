@@ -78,7 +78,7 @@ async function startFigures() {
   const { first, restart } = await benchStart({ runs, idleS });
   const line = (label: string, f: StartFigures) =>
     console.log(
-      `- ${label}: first answer after ${f.firstAnswerS.toFixed(2)} s (${f.cpuS.toFixed(2)} s of CPU), peak ${f.peakMb} MB, ${f.idleMb} MB resident after ${idleS} s idle`,
+      `- ${label}: first answer after ${f.firstAnswerS.toFixed(2)} s (${f.cpuS.toFixed(2)} s of CPU), peak ${f.peakMb} MB${f.seedPeakMb ? ` (the seeding process: ${f.seedPeakMb} MB)` : ''}, ${f.idleMb} MB resident after ${idleS} s idle`,
     );
   first.forEach((f, i) => {
     line(`new data directory ${i + 1}`, f);

@@ -1,5 +1,5 @@
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, onTestFailed } from 'vitest';
 import { currentServer } from './server';
 
 export const DEMO = {
@@ -54,7 +54,54 @@ export async function newPage(
   // language switch while other suites computed.
   context.setDefaultTimeout(45_000);
   const page = await context.newPage();
+  reportBrowserTroubleOnFailure(context, page);
   return { context, page };
+}
+
+/**
+ * What the browser saw go wrong (script errors, failed or refused requests), printed only when
+ * the test fails: a wait that runs out says what did not appear, not why. A screen that never
+ * came after a language switch or a client-side navigation is usually a chunk or a call that
+ * failed, and this names it.
+ */
+function reportBrowserTroubleOnFailure(context: BrowserContext, page: Page) {
+  const started = Date.now();
+  const lines: string[] = [];
+  const note = (line: string) => {
+    lines.push(`${((Date.now() - started) / 1000).toFixed(1)} s ${line}`);
+    if (lines.length > 200) lines.shift();
+  };
+  context.on('page', (opened) => note(`page opened ${opened.url()}`));
+  page.on('pageerror', (error) => note(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') note(`console error: ${message.text()}`);
+  });
+  page.on('requestfailed', (request) =>
+    note(`request failed: ${request.method()} ${request.url()} (${request.failure()?.errorText})`),
+  );
+  page.on('response', (response) => {
+    if (response.status() >= 400)
+      note(`HTTP ${response.status()}: ${response.request().method()} ${response.url()}`);
+  });
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) note(`at ${frame.url()}`);
+  });
+  try {
+    onTestFailed(async () => {
+      const where = page.isClosed() ? 'a closed page' : page.url();
+      const text = page.isClosed()
+        ? ''
+        : await page
+            // biome-ignore lint/performance/useDomNodeTextContent: what a user saw, hidden parts left out
+            .evaluate(() => document.body.innerText.replace(/\s+/g, ' ').slice(0, 1500))
+            .catch((error: Error) => `(unreadable: ${error.message})`);
+      process.stderr.write(
+        `\n-- what the browser saw (${lines.length} events), last at ${where}\n${lines.join('\n')}\n-- the page's text: ${text}\n--\n`,
+      );
+    });
+  } catch {
+    // Outside a test (a hook): nothing to attach the report to.
+  }
 }
 
 /** Logs in through the login form as the demo administrator and waits for /home. */

@@ -1,4 +1,5 @@
 import closeWithGrace from 'close-with-grace';
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
 import type { Database } from './db/client';
 import { type Config, ConfigError } from './lib/config';
@@ -33,6 +34,40 @@ const FOLLOW_UP_POLL_MS = 10_000;
 const JOB_POLL_MS = 15_000;
 
 /**
+ * Writes the demo: its company, people and monitors with a week of history judged by the alarm
+ * engine on the first start; on a later start, what is missing and the readings since the last
+ * one. Returns the story's anchor for the live feed (null without the demo company).
+ */
+async function seedDemoData(app: FastifyInstance, config: Config, database: Database) {
+  const { created, companyId } = await seedDemo(database.db);
+  await seedDemoOperator(database.db);
+  await seedDemoPlatforms(database.db, secretBoxFor(config));
+  if (companyId === null) return { created, anchor: null };
+  const anchor = await seedDemoFleet(database.db, companyId, app);
+  await seedDemoBilling(database.db, companyId);
+  app.addHook('onClose', await seedDemoLogistics(database.db, companyId, app));
+  await seedDemoCameras(database.db, companyId, app);
+  return { created, anchor };
+}
+
+/**
+ * The first start's demo seed, in a process of its own (server.ts, demo/seed-process.ts): the
+ * app without its listeners, sweeps or live feed, the seed, then a clean close of everything.
+ */
+export async function seedDemoOnly(config: Config, database: Database) {
+  const app = await buildApp({ config, database });
+  try {
+    await ensureReadingPartitions(database.db);
+    const { created } = await seedDemoData(app, config, database);
+    await app.alarms.idle();
+    app.log.info({ created }, 'demo seed: demo@example.com / Demo1234 in "Demo Cold Chain"');
+  } finally {
+    await app.close();
+    await database.close();
+  }
+}
+
+/**
  * Everything after the database (server.ts opens it): the HTTP app, the demo seed, the
  * background jobs, the device brokers and the listening socket, with graceful shutdown.
  */
@@ -41,14 +76,8 @@ export async function runServer(config: Config, database: Database) {
 
   await ensureReadingPartitions(database.db);
   if (config.demo) {
-    const { created, companyId } = await seedDemo(database.db);
-    await seedDemoOperator(database.db);
-    await seedDemoPlatforms(database.db, secretBoxFor(config));
-    if (companyId !== null) {
-      const anchor = await seedDemoFleet(database.db, companyId, app);
-      await seedDemoBilling(database.db, companyId);
-      app.addHook('onClose', await seedDemoLogistics(database.db, companyId, app));
-      await seedDemoCameras(database.db, companyId, app);
+    const { created, anchor } = await seedDemoData(app, config, database);
+    if (anchor !== null) {
       const stopFeed = startDemoFeed(app, anchor);
       app.addHook('onClose', async () => stopFeed());
     }

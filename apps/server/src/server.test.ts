@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -115,5 +115,50 @@ describe('one process per embedded database', () => {
     });
     second.child.kill('SIGTERM');
     await new Promise((r) => second.child.once('exit', r));
+  }, 300_000);
+});
+
+describe('the first start with the demo', () => {
+  it('seeds the demo in a process of its own, then opens the database as a restart does', async () => {
+    const { freePort, postJson, startServerProcess } = await import('./test/server-process');
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'cc-'));
+    const server = await startServerProcess({
+      PORT: String(await freePort()),
+      MQTT_PORT: String(await freePort()),
+      DATA_DIR: dataDir,
+      DEMO: '1',
+      LOG_LEVEL: 'info',
+    });
+    try {
+      // pino writes the pid into every line: the seed's "created" line came from another process.
+      const seedLines = server
+        .output()
+        .split('\n')
+        .filter((line) => line.includes('"demo seed: '))
+        .map((line) => JSON.parse(line) as { pid: number; created: boolean });
+      expect(seedLines.map(({ created }) => created)).toEqual([true, false]);
+      expect(seedLines[0]!.pid).not.toBe(server.child.pid);
+      expect(seedLines[1]!.pid).toBe(server.child.pid);
+      // The server holds the data directory, and the demo it did not write itself is all there.
+      expect(readFileSync(path.join(dataDir, 'coldchain.lock'), 'utf8')).toBe(
+        `${server.child.pid}\nthe server\n`,
+      );
+      const { accessToken } = await postJson<{ accessToken: string }>(server.baseUrl, '/api/doLogin', {
+        account: 'demo@example.com',
+        password: 'Demo1234',
+        type: 1,
+      });
+      const page = await postJson<{ total: number }>(
+        server.baseUrl,
+        '/api/device/pageDevices',
+        { pageNum: 1, pageSize: 20 },
+        accessToken,
+      );
+      // The twelve monitors and the two loggers of the logistics story.
+      expect(page.total).toBe(14);
+    } finally {
+      server.child.kill('SIGTERM');
+      await new Promise((r) => server.child.once('exit', r));
+    }
   }, 300_000);
 });

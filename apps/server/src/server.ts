@@ -3,6 +3,13 @@ import { DATABASE_TEMPLATE_DIR } from './db/database-template';
 import { type Config, ConfigError, loadConfig } from './lib/config';
 import { DataDirLockedError, lockDataDir } from './lib/data-dir-lock';
 import { assertPortsFree, PortInUseError } from './lib/listen';
+import {
+  DEMO_SEED_PROCESS_ENV,
+  DemoSeedProcessError,
+  firstDemoStart,
+  seedDemoInChildProcess,
+  stopWithParent,
+} from './modules/demo/seed-process';
 import { FileStoreError } from './modules/files/store/store';
 
 /**
@@ -18,6 +25,7 @@ import { FileStoreError } from './modules/files/store/store';
  */
 async function main() {
   const config = loadConfig();
+  if (process.env[DEMO_SEED_PROCESS_ENV] === '1') return seedDemoAlone(config);
   // A taken port is reported before the database takes its seconds to open.
   await assertPortsFree(config.host, [
     [config.port, 'PORT'],
@@ -28,11 +36,27 @@ async function main() {
   // PGlite is single-process: a second process on the same DATA_DIR would corrupt it.
   const unlockDataDir = config.databaseUrl ? () => undefined : lockDataDir(config.dataDir, 'the server');
   process.once('exit', unlockDataDir);
+  // The first start seeds the demo in a child process and then opens the database as a restart.
+  const seeded = firstDemoStart(config) ? seedDemoInChildProcess() : Promise.resolve();
   const [database, { runServer }] = await Promise.all([
-    openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, templateDir: DATABASE_TEMPLATE_DIR }),
+    seeded.then(() =>
+      openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, templateDir: DATABASE_TEMPLATE_DIR }),
+    ),
     import('./run-server'),
   ]);
   await runServer(config, database);
+}
+
+/** The child process of a first start (modules/demo/seed-process.ts): the demo seed, nothing else. */
+async function seedDemoAlone(config: Config) {
+  stopWithParent();
+  const [database, { seedDemoOnly }] = await Promise.all([
+    openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, templateDir: DATABASE_TEMPLATE_DIR }),
+    import('./run-server'),
+  ]);
+  await seedDemoOnly(config, database);
+  // Everything is closed; a timer some module left behind must not keep the first start waiting.
+  process.exit(0);
 }
 
 /** The S3 client is loaded only when S3_URL is set (and so costs a disk-only start nothing). */
@@ -51,7 +75,8 @@ main().catch((error: unknown) => {
     error instanceof ConfigError ||
     error instanceof FileStoreError ||
     error instanceof PortInUseError ||
-    error instanceof DataDirLockedError
+    error instanceof DataDirLockedError ||
+    error instanceof DemoSeedProcessError
   ) {
     console.error(error.message);
   } else {
