@@ -83,6 +83,11 @@ function reportBrowserTroubleOnFailure(context: BrowserContext, page: Page) {
     if (response.status() >= 400)
       note(`HTTP ${response.status()}: ${response.request().method()} ${response.url()}`);
   });
+  // Requests still waiting for an answer when the test fails name a call that hung.
+  const inFlight = new Map<import('playwright-core').Request, number>();
+  page.on('request', (request) => inFlight.set(request, Date.now()));
+  page.on('requestfinished', (request) => inFlight.delete(request));
+  page.on('requestfailed', (request) => inFlight.delete(request));
   page.on('framenavigated', (frame) => {
     if (frame === page.mainFrame()) note(`at ${frame.url()}`);
   });
@@ -92,11 +97,23 @@ function reportBrowserTroubleOnFailure(context: BrowserContext, page: Page) {
       const text = page.isClosed()
         ? ''
         : await page
-            // biome-ignore lint/performance/useDomNodeTextContent: what a user saw, hidden parts left out
-            .evaluate(() => document.body.innerText.replace(/\s+/g, ' ').slice(0, 1500))
+            .evaluate(() => {
+              // The screen and any open dialog or popup, without the menu.
+              const parts = [
+                document.querySelector('main') ?? document.body,
+                ...Array.from(document.querySelectorAll('[role=dialog]')),
+              ];
+              // biome-ignore lint/performance/useDomNodeTextContent: what a user saw, hidden parts left out
+              const visible = (part: Element) => (part as HTMLElement).innerText;
+              return parts.map((part) => visible(part).replace(/\s+/g, ' ').slice(0, 1500)).join(' | ');
+            })
             .catch((error: Error) => `(unreadable: ${error.message})`);
+      const pending = [...inFlight].map(
+        ([request, since]) =>
+          `${request.method()} ${request.url()} (${((Date.now() - since) / 1000).toFixed(1)} s)`,
+      );
       process.stderr.write(
-        `\n-- what the browser saw (${lines.length} events), last at ${where}\n${lines.join('\n')}\n-- the page's text: ${text}\n--\n`,
+        `\n-- what the browser saw (${lines.length} events), last at ${where}\n${lines.join('\n')}\n-- requests without an answer: ${pending.join(', ') || 'none'}\n-- the page's text: ${text}\n--\n`,
       );
     });
   } catch {

@@ -96,6 +96,13 @@ async function startServer(): Promise<{ server: E2eServer; stop: () => Promise<v
     stop: async () => {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));
+      // Warnings and errors only (LOG_LEVEL above): a failed spec's server side, such as a
+      // request that never got an answer (plugins/logger.ts), is read here.
+      const logged = output.trim().split('\n').filter(Boolean);
+      if (logged.length > 0)
+        process.stderr.write(
+          `\n-- the server at ${baseUrl} logged ${logged.length} lines; the last ones:\n${logged.slice(-80).join('\n')}\n--\n`,
+        );
       await smtp.close();
       rmSync(dataDir, { recursive: true, force: true });
       rmSync(mailDir, { recursive: true, force: true });

@@ -120,3 +120,40 @@ describe('a logged address', () => {
     expect(urlForLog('/a?')).toBe('/a?');
   });
 });
+
+describe('a request without an answer', () => {
+  it('is logged at warn once when it has been open too long, and again when it is answered', async () => {
+    const written: string[] = [];
+    const accessLog = new AccessLog();
+    const app = Fastify({
+      logger: loggerOptions('warn', { write: (l: string) => written.push(l) }),
+      logController: accessLog,
+    });
+    let answer: (() => void) | undefined;
+    app.get('/hangs', () => new Promise((resolve) => (answer = () => resolve({ ok: true }))));
+    app.get('/quick', async () => ({ ok: true }));
+    const warnings = () =>
+      written.map((l) => JSON.parse(l) as { msg: string; openMs?: number; req?: { url: string } });
+    try {
+      await app.inject({ url: '/quick' });
+      const hanging = app.inject({ url: '/hangs?token=secret-token-2' });
+      while (!answer) await new Promise((resolve) => setTimeout(resolve, 5));
+      // Not yet past the limit: nothing.
+      accessLog.reportStuck(app.log, 60_000);
+      expect(warnings()).toEqual([]);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      accessLog.reportStuck(app.log, 20);
+      accessLog.reportStuck(app.log, 20);
+      const stuck = warnings().filter((w) => w.msg === 'a request has had no answer for a long time');
+      expect(stuck).toHaveLength(1);
+      expect(stuck[0]!.req!.url).toBe('/hangs?token=…');
+      expect(stuck[0]!.openMs).toBeGreaterThanOrEqual(20);
+      answer();
+      await hanging;
+      expect(warnings().map((w) => w.msg)).toContain('a long-open request was answered');
+      expect(written.join('\n')).not.toContain('/quick');
+    } finally {
+      await app.close();
+    }
+  });
+});

@@ -51,6 +51,8 @@ export function loggerOptions(level: string, stream?: { write: (line: string) =>
 
 /** How often the access summary is written at info level. */
 export const ACCESS_SUMMARY_INTERVAL_MS = 60_000;
+/** A request open this long is logged at warn, once: a call that never answers must leave a trace. */
+export const STUCK_REQUEST_MS = 30_000;
 /** Durations kept per interval for its percentiles (a uniform sample beyond that). */
 const SAMPLE_SIZE = 4_096;
 
@@ -112,18 +114,44 @@ const round = (ms: number) => Math.round(ms * 10) / 10;
  */
 export class AccessLog extends LogController {
   readonly summary = new AccessSummary();
+  /**
+   * Requests without an answer yet, with when they came (live sockets left out: they stay open by
+   * design). One past STUCK_REQUEST_MS is logged and dropped from here, so a request the client
+   * gave up on costs a map entry for that long at most.
+   */
+  private readonly open = new Map<FastifyRequest, number>();
+  private readonly reportedStuck = new WeakSet<FastifyRequest>();
 
-  override incomingRequest(): void {}
+  override incomingRequest(request: FastifyRequest): void {
+    if (!request.headers.upgrade) this.open.set(request, performance.now());
+  }
+
+  /** Logs, once each, the requests open longer than `afterMs` (the summary's timer calls it). */
+  reportStuck(log: FastifyInstance['log'], afterMs = STUCK_REQUEST_MS, now = performance.now()): void {
+    for (const [request, since] of this.open) {
+      // Map order is arrival order: the rest came later.
+      if (now - since < afterMs) break;
+      this.open.delete(request);
+      this.reportedStuck.add(request);
+      log.warn(
+        { req: request, openMs: Math.round(now - since) },
+        'a request has had no answer for a long time',
+      );
+    }
+  }
 
   override requestCompleted(
     error: Error | null | undefined,
     request: FastifyRequest,
     reply: FastifyReply,
   ): void {
+    this.open.delete(request);
     if (error) {
       super.requestCompleted(error, request, reply);
       return;
     }
+    if (this.reportedStuck.has(request))
+      reply.log.warn({ req: request, responseTime: reply.elapsedTime }, 'a long-open request was answered');
     const ms = reply.elapsedTime;
     this.summary.add(reply.statusCode, ms, request.routeOptions.url ?? 'no route');
     const level = reply.statusCode >= 500 ? 'info' : 'debug';
@@ -132,7 +160,10 @@ export class AccessLog extends LogController {
     }
   }
 
-  /** Writes the summary at info every `intervalMs` while the app runs, and once more when it closes. */
+  /**
+   * Writes the summary at info every `intervalMs` while the app runs, and once more when it
+   * closes; looks for requests open too long every few seconds.
+   */
   start(app: FastifyInstance, intervalMs = ACCESS_SUMMARY_INTERVAL_MS): void {
     const write = () => {
       const figures = this.summary.take();
@@ -140,9 +171,12 @@ export class AccessLog extends LogController {
     };
     const timer = setInterval(write, intervalMs);
     timer.unref();
+    const stuck = setInterval(() => this.reportStuck(app.log), STUCK_REQUEST_MS / 6);
+    stuck.unref();
     // The last interval's requests are written too when the server stops.
     app.addHook('onClose', async () => {
       clearInterval(timer);
+      clearInterval(stuck);
       write();
     });
   }
