@@ -122,8 +122,13 @@ export class AccessLog extends LogController {
   private readonly open = new Map<FastifyRequest, number>();
   private readonly reportedStuck = new WeakSet<FastifyRequest>();
 
-  override incomingRequest(request: FastifyRequest): void {
-    if (!request.headers.upgrade) this.open.set(request, performance.now());
+  override incomingRequest(request: FastifyRequest, reply: FastifyReply): void {
+    if (request.headers.upgrade) return;
+    this.open.set(request, performance.now());
+    // A client that went away (a closed tab, a test's closed page) is not waiting for an answer.
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableFinished) this.open.delete(request);
+    });
   }
 
   /** Logs, once each, the requests open longer than `afterMs` (the summary's timer calls it). */
