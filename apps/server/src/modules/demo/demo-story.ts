@@ -32,6 +32,8 @@ const RECOVERY_MINUTES = 15;
 export const COMPRESSOR_FAULT_BEFORE_ANCHOR_MS = 5 * HOUR;
 /** A failing compressor lets the fridge drift to this far above its set point within the hour. */
 const COMPRESSOR_FAULT_RISE = 5.5;
+/** When the warming fridge crosses its upper limit, for good. */
+const FAULT_CROSSES_LIMIT_MS = 40 * MINUTE;
 export const UNPLUGGED_BEFORE_ANCHOR_MS = 3 * HOUR;
 
 export function simulated(unit: DemoUnit, index: number): SimulatedDevice {
@@ -77,6 +79,21 @@ function incidentRise(unit: DemoUnit, anchor: number, ts: number): number {
   return 0;
 }
 
+/**
+ * A temperature reading warmed by the unit's incident. A failing compressor's fridge crosses its
+ * upper limit once, `FAULT_CROSSES_LIMIT_MS` into the fault, and stays above it: left to the
+ * usual wobble, the drifting reading could cross the limit back and forth (an alarm normalised
+ * and raised again), depending on which five-minute steps the history happens to fall on.
+ */
+function warmedBy(value: number, unit: DemoUnit, anchor: number, ts: number): number {
+  const warmed = value + incidentRise(unit, anchor, ts);
+  if (unit.incident !== 'compressorFault') return warmed;
+  const since = ts - (anchor - COMPRESSOR_FAULT_BEFORE_ANCHOR_MS);
+  if (since <= 0) return warmed;
+  const { max } = DEMO_LIMITS[unit.kind];
+  return since < FAULT_CROSSES_LIMIT_MS ? Math.min(warmed, max - 0.3) : Math.max(warmed, max + 0.5);
+}
+
 /** Whether the unit ran on battery at `ts` (the power cut), and for how long. */
 function onBatteryFor(unit: DemoUnit, anchor: number, ts: number): number | null {
   if (unit.incident !== 'powerCut') return null;
@@ -87,11 +104,12 @@ function onBatteryFor(unit: DemoUnit, anchor: number, ts: number): number | null
 /** The record the monitor sends at `ts` in the story. */
 export function demoRecordAt(unit: DemoUnit, index: number, anchor: number, ts: number): UpRecord {
   const record = recordAt(simulated(unit, index), ts);
-  const rise = incidentRise(unit, anchor, ts);
   const temperatures = new Set(unit.channels.filter((c) => c.type === 'temperature').map((c) => c.ch));
   const round = (v: number) => Math.round(v * 10) / 10;
   const channels = record.channels.map((c) =>
-    temperatures.has(c.ch) ? { ch: c.ch, v: round(insideBand(c.v, unit.kind) + rise) } : c,
+    temperatures.has(c.ch)
+      ? { ch: c.ch, v: round(warmedBy(insideBand(c.v, unit.kind), unit, anchor, ts)) }
+      : c,
   );
   const battery = onBatteryFor(unit, anchor, ts);
   return battery === null
