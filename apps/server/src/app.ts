@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Database, Db } from './db/client';
 import { translate } from './i18n/messages';
+import { AnswerCache } from './lib/answer-cache';
 import type { Config } from './lib/config';
 import { secretBoxFor } from './lib/secret-box';
 import { AlarmEvaluator } from './modules/alarms/alarm-evaluator';
@@ -87,6 +88,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     db: Db;
     database: Database;
+    /** The page-load reads' answers, reused while the embedded database has not changed (lib/answer-cache.ts). */
+    answers: AnswerCache;
     hub: LiveHub;
     deviceDirectory: DeviceDirectory;
     ingest: IngestService;
@@ -154,6 +157,7 @@ export async function buildApp({
     (companyId, deviceId) => usersWhoMaySeeDevice(database.db, companyId, deviceId),
     app.log,
   );
+  app.decorate('answers', new AnswerCache(database.changes));
   app.decorate('deviceDirectory', new DeviceDirectory(database.db));
   app.decorate('ingest', new IngestService(database.db, config.deviceLimits));
   app.decorate('parameters', new ParameterService(database.db, config.parameterTimeoutMs, app.log));

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import type { ExtractTablesWithRelations, SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import { CountingClient, DatabaseChanges } from './database-changes';
 import { migrationsFolder, startFromTemplate } from './database-template';
 import { PGliteThread } from './pglite-proxy';
 import { EMBEDDED_DATABASE_SETTINGS, settingsAsStartParams } from './pglite-settings';
@@ -20,6 +21,8 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   /** The PostgreSQL server's address (absent on PGlite): the live relay opens its LISTEN client with it. */
   url?: string;
+  /** Changes counted on the embedded database (database-changes.ts); absent on PostgreSQL. */
+  changes?: DatabaseChanges;
   close(): Promise<void>;
 }
 
@@ -81,10 +84,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       : new PGlite({ startParams, ...(options.template ? { loadDataDir: options.template } : {}) });
     await client.waitReady;
   }
-  // The thread answers the part of PGlite's interface that drizzle's driver uses.
-  const db = drizzle(client as PGlite, { schema: tables }) as unknown as Db;
+  // The thread answers the part of PGlite's interface that drizzle's driver uses, and so does
+  // the counter of changes wrapped around either.
+  const changes = new DatabaseChanges();
+  const db = drizzle(new CountingClient(client, changes) as unknown as PGlite, {
+    schema: tables,
+  }) as unknown as Db;
   await migrate(db as never, { migrationsFolder });
-  return { db, kind: 'pglite', close: () => client.close() };
+  return { db, kind: 'pglite', changes, close: () => client.close() };
 }
 
 /** The advisory lock key that serialises migrations across instances ("ccmigrat" as a number). */

@@ -8,6 +8,7 @@ import {
   SaveAlarmSettingRequest,
 } from '@coldchain/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { sendAnswer } from '../../lib/answer-cache';
 import { ok } from '../../lib/envelope';
 import { actorOf, requireCompany, requirePermission } from '../../plugins/auth';
 import { sendDownload } from '../audit/export-file';
@@ -68,18 +69,21 @@ export const alarmRoutes: FastifyPluginAsyncZod = async (app) => {
         ),
       ),
   );
-  app.post('/api/alarm/pageAlarms', { ...canView, schema: { body: PageAlarmsRequest } }, async (request) =>
-    ok(await pageAlarms(app.db, requireCompany(request.auth), visibleDevices(request.auth), request.body)),
-  );
-  app.post('/api/alarm/alarmDetail', { ...canView, schema: { body: AlarmIdRequest } }, async (request) =>
-    ok(
-      await getAlarmDetail(
-        app.db,
-        requireCompany(request.auth),
-        visibleDevices(request.auth),
-        request.body.id,
+  app.post(
+    '/api/alarm/pageAlarms',
+    { ...canView, schema: { body: PageAlarmsRequest } },
+    async (request, reply) =>
+      sendAnswer(request, reply, () =>
+        pageAlarms(app.db, requireCompany(request.auth), visibleDevices(request.auth), request.body),
       ),
-    ),
+  );
+  app.post(
+    '/api/alarm/alarmDetail',
+    { ...canView, schema: { body: AlarmIdRequest } },
+    async (request, reply) =>
+      sendAnswer(request, reply, () =>
+        getAlarmDetail(app.db, requireCompany(request.auth), visibleDevices(request.auth), request.body.id),
+      ),
   );
   app.post(
     '/api/alarm/resolveAlarm',

@@ -1,6 +1,7 @@
 import { ChangeOrganizeNameRequest, ChartStatisticsRequest, OrgIdRequest } from '@coldchain/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { translate } from '../../i18n/messages';
+import { sendAnswer } from '../../lib/answer-cache';
 import { ok } from '../../lib/envelope';
 import { actorOf, requireCompany } from '../../plugins/auth';
 import { leaveCompany, renameCompany } from './company-admin.service';
@@ -22,9 +23,9 @@ export const companyAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     return ok(null, translate('LEFT_COMPANY', request.language));
   });
   // The home page: every member may open it; what they see follows their rights.
-  app.post('/api/userOrganize/companyDataInfo', async (request) => {
+  app.post('/api/userOrganize/companyDataInfo', async (request, reply) => {
     requireCompany(request.auth);
-    return ok(await companyDataInfo(app.db, request.auth));
+    return sendAnswer(request, reply, () => companyDataInfo(app.db, request.auth));
   });
   app.post(
     '/api/userOrganize/indexChartForStatistics',

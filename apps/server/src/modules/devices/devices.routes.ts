@@ -12,6 +12,7 @@ import {
   SetRemarkRequest,
 } from '@coldchain/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { sendAnswer } from '../../lib/answer-cache';
 import { ok } from '../../lib/envelope';
 import { idFromWire, idToWire } from '../../lib/ids';
 import { type Auth, actorOf, requirePermission } from '../../plugins/auth';
@@ -65,10 +66,13 @@ export const deviceRoutes: FastifyPluginAsyncZod<{ mktActivationEnergyKj: number
     if (groupId) await assertGroupFitsDevice(app.db, auth.companyId!, groupId, idFromWire(departmentId));
     return ok(await addDevice(app.db, actorOf(request), { ...request.body, departmentId }));
   });
-  app.post('/api/device/deviceDetail', { ...canView, schema: { body: DeviceIdRequest } }, async (request) =>
-    ok(
-      await getDeviceDetail(app.db, visibleDevices(request.auth), request.body.id, editScopeOf(request.auth)),
-    ),
+  app.post(
+    '/api/device/deviceDetail',
+    { ...canView, schema: { body: DeviceIdRequest } },
+    async (request, reply) =>
+      sendAnswer(request, reply, () =>
+        getDeviceDetail(app.db, visibleDevices(request.auth), request.body.id, editScopeOf(request.auth)),
+      ),
   );
   // The map mode's equipment beside the monitors: equipment rights and scope, not device ones.
   app.post('/api/device/mapEquipment', { preHandler: requirePermission('equipment:view') }, async (request) =>
@@ -77,8 +81,13 @@ export const deviceRoutes: FastifyPluginAsyncZod<{ mktActivationEnergyKj: number
   app.post('/api/device/resetDeviceKey', { ...canEdit, schema: { body: DeviceIdRequest } }, async (request) =>
     ok(await resetDeviceKey(app.db, actorOf(request), editableDevices(request.auth), request.body.id)),
   );
-  app.post('/api/device/pageDevices', { ...canView, schema: { body: PageDevicesRequest } }, async (request) =>
-    ok(await pageDevices(app.db, visibleDevices(request.auth), request.body, editScopeOf(request.auth))),
+  app.post(
+    '/api/device/pageDevices',
+    { ...canView, schema: { body: PageDevicesRequest } },
+    async (request, reply) =>
+      sendAnswer(request, reply, () =>
+        pageDevices(app.db, visibleDevices(request.auth), request.body, editScopeOf(request.auth)),
+      ),
   );
   app.post(
     '/api/device/pageDevicesByState',
@@ -122,15 +131,18 @@ export const deviceRoutes: FastifyPluginAsyncZod<{ mktActivationEnergyKj: number
   app.post('/api/device/editSensor', { ...canEdit, schema: { body: EditSensorRequest } }, async (request) =>
     ok(await editSensor(app.db, actorOf(request), editableDevices(request.auth), request.body)),
   );
-  app.post('/api/device/historyData', { ...canView, schema: { body: HistoryDataRequest } }, async (request) =>
-    ok(
-      await getHistoryData(
-        app.db,
-        visibleDevices(request.auth),
-        request.body,
-        request.body.activationEnergy ?? mktActivationEnergyKj,
+  app.post(
+    '/api/device/historyData',
+    { ...canView, schema: { body: HistoryDataRequest } },
+    async (request, reply) =>
+      sendAnswer(request, reply, () =>
+        getHistoryData(
+          app.db,
+          visibleDevices(request.auth),
+          request.body,
+          request.body.activationEnergy ?? mktActivationEnergyKj,
+        ),
       ),
-    ),
   );
 
   app.post(

@@ -1,6 +1,7 @@
 import { NoticeIdRequest, NoticeListRequest } from '@coldchain/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { translate } from '../../i18n/messages';
+import { sendAnswer } from '../../lib/answer-cache';
 import { ok } from '../../lib/envelope';
 import { actorOf, requireCompany } from '../../plugins/auth';
 import { recordAudit } from '../audit/audit.service';
@@ -11,9 +12,11 @@ import { deleteNotice, listNotices, readAllNotices, readNotice } from './notices
  * company in scope, like the unread badge (`/api/user/newUserNotice`).
  */
 export const noticeRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.post('/api/user/userNoticeList', { schema: { body: NoticeListRequest } }, async (request) => {
+  app.post('/api/user/userNoticeList', { schema: { body: NoticeListRequest } }, async (request, reply) => {
     const companyId = requireCompany(request.auth);
-    return ok(await listNotices(app.db, companyId, request.auth.userId, request.body, request.language));
+    return sendAnswer(request, reply, () =>
+      listNotices(app.db, companyId, request.auth.userId, request.body, request.language),
+    );
   });
 
   app.post('/api/user/readNotice', { schema: { body: NoticeIdRequest } }, async (request) => {
