@@ -11,7 +11,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { loginAsDemo, newPage, useBrowser } from '../support/browser';
+import { loginAsDemo, newPage, switchLanguage, useBrowser } from '../support/browser';
 import {
   consoleErrors,
   goClientSide,
@@ -100,8 +100,7 @@ describe('API document', () => {
     }
 
     await page.setViewportSize({ width: 1366, height: 900 });
-    await page.getByTestId('user-menu').click();
-    await page.getByTestId('menu-language-zh').click();
+    await switchLanguage(page, 'zh-CN');
     await page.setViewportSize({ width: 390, height: 844 });
     await goClientSide(page, DOCUMENT_PATH);
     await page

@@ -10,7 +10,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { loginAsDemo, newPage, useBrowser } from '../support/browser';
+import { loginAsDemo, newPage, switchLanguage, useBrowser } from '../support/browser';
 import {
   consoleErrors,
   goClientSide,
@@ -126,8 +126,7 @@ describe('cameras', () => {
 
     // Chinese.
     await page.setViewportSize({ width: 1366, height: 900 });
-    await page.getByTestId('user-menu').click();
-    await page.getByTestId('menu-language-zh').click();
+    await switchLanguage(page, 'zh-CN');
     await goClientSide(page, LIST_PATH);
     await page.getByText('添加摄像头').first().waitFor();
     expect(

@@ -18,7 +18,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { loginAsDemo, newPage, useBrowser } from '../support/browser';
+import { loginAsDemo, newPage, switchLanguage, useBrowser } from '../support/browser';
 import { goClientSide, horizontalOverflow, untranslatedText } from '../support/page-checks';
 
 const TYPE_PATH = '/deviceManagement/equipment/equipmentType';
@@ -216,8 +216,7 @@ describe('equipment', () => {
     await page.setViewportSize({ width: 1366, height: 900 });
 
     // Simplified Chinese: the same page and timeline, nothing left in English or as a key.
-    await page.getByTestId('user-menu').click();
-    await page.getByTestId('menu-language-zh').click();
+    await switchLanguage(page, 'zh-CN');
     await page.getByTestId('equipment-timeline').getByText('维修', { exact: true }).waitFor();
     expect(await page.getByTestId('equipment-timeline').getByText('校准', { exact: true }).count()).toBe(1);
     expect(await page.getByTestId('page-title').textContent()).toContain(NAME);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loginAsDemo, newPage, useBrowser } from '../support/browser';
+import { loginAsDemo, newPage, switchLanguage, useBrowser } from '../support/browser';
 
 describe('language', () => {
   const browser = useBrowser();
@@ -10,8 +10,7 @@ describe('language', () => {
     await page.waitForURL(/\/home$/);
     expect(await page.getByTestId('page-title').textContent()).toContain('Home');
 
-    await page.getByTestId('user-menu').click();
-    await page.getByTestId('menu-language-zh').click();
+    await switchLanguage(page, 'zh-CN');
     await page.getByTestId('sidebar').getByText('首页', { exact: true }).waitFor();
     expect(await page.getByTestId('page-title').textContent()).toContain('首页');
     expect(await page.getByTestId('sidebar').getByText('设备管理', { exact: true }).count()).toBeGreaterThan(
@@ -25,8 +24,7 @@ describe('language', () => {
     await page.reload();
     await page.getByTestId('sidebar').getByText('首页', { exact: true }).waitFor();
 
-    await page.getByTestId('user-menu').click();
-    await page.getByTestId('menu-language-en').click();
+    await switchLanguage(page, 'en');
     await page.getByTestId('sidebar').getByText('Home', { exact: true }).waitFor();
     expect(await page.evaluate(() => localStorage.getItem('language'))).toBe('en');
     await context.close();

@@ -10,7 +10,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { loginAsDemo, newPage, useBrowser } from '../support/browser';
+import { loginAsDemo, newPage, switchLanguage, useBrowser } from '../support/browser';
 import {
   consoleErrors,
   goClientSide,
@@ -107,8 +107,7 @@ describe('logistics addresses', () => {
     await page.getByTestId('address-name').waitFor({ state: 'detached' });
 
     await page.setViewportSize({ width: 1366, height: 900 });
-    await page.getByTestId('user-menu').click();
-    await page.getByTestId('menu-language-zh').click();
+    await switchLanguage(page, 'zh-CN');
     await goClientSide(page, PATH);
     await page.getByText('新增地址').first().waitFor();
     const chinese = `E2E 冷库 ${RUN}`;

@@ -24,7 +24,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { solidPng } from '../../apps/server/src/test/png';
 import type { DeliveryDetail } from '../../packages/contract/src/logistics';
-import { loginAsDemo, newPage, useBrowser } from '../support/browser';
+import { loginAsDemo, newPage, switchLanguage, useBrowser } from '../support/browser';
 import { consoleCall } from '../support/console-call';
 import {
   consoleErrors,
@@ -182,8 +182,7 @@ describe('delivery and receiving orders', () => {
     await page.locator('.ant-spin-blur').waitFor({ state: 'detached' });
     await motionSettled(page);
     expect(await seriousA11yFaults(page)).toEqual([]);
-    await page.getByTestId('user-menu').click();
-    await page.getByTestId('menu-language-zh').click();
+    await switchLanguage(page, 'zh-CN');
     await goClientSide(page, '/logistics/deliveryOrder');
     await page.getByText('新建运单').first().waitFor();
     expect(

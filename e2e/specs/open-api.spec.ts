@@ -16,7 +16,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { loginAsDemo, newPage, useBrowser } from '../support/browser';
+import { loginAsDemo, newPage, switchLanguage, useBrowser } from '../support/browser';
 import { goClientSide, horizontalOverflow, untranslatedText } from '../support/page-checks';
 
 const KEYS_PATH = '/interfaceDock/OpenApi';
@@ -143,8 +143,7 @@ describe('open API console', () => {
       }
     }
     await page.setViewportSize({ width: 1366, height: 900 });
-    await page.getByTestId('user-menu').click();
-    await page.getByTestId('menu-language-zh').click();
+    await switchLanguage(page, 'zh-CN');
     await goClientSide(page, KEYS_PATH);
     await page.getByText('如何签名请求').waitFor();
     await keyRow(page).getByText('有效', { exact: true }).waitFor();

@@ -15,7 +15,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { DEMO, loginAsDemo, newPage, useBrowser } from '../support/browser';
+import { DEMO, loginAsDemo, newPage, switchLanguage, useBrowser } from '../support/browser';
 import {
   consoleErrors,
   goClientSide,
@@ -147,8 +147,7 @@ describe('operator console', () => {
     expect(await horizontalOverflow(page)).toEqual([]);
 
     await page.setViewportSize({ width: 1366, height: 900 });
-    await page.getByTestId('user-menu').click();
-    await page.getByTestId('menu-language-zh').click();
+    await switchLanguage(page, 'zh-CN');
     await goClientSide(page, '/operator/companies');
     await page.getByText('企业管理').first().waitFor();
     await openDemoCompany(page);

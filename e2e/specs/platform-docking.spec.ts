@@ -16,7 +16,7 @@
 import { createHmac } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loginAsDemo, newPage, useBrowser } from '../support/browser';
+import { loginAsDemo, newPage, switchLanguage, useBrowser } from '../support/browser';
 import { consoleCall } from '../support/console-call';
 import {
   goClientSide,
@@ -137,8 +137,7 @@ describe('platform docking console', () => {
     await page.setViewportSize({ width: 1366, height: 900 });
     await goClientSide(page, LIST_PATH);
     await row.waitFor();
-    await page.getByTestId('user-menu').click();
-    await page.getByTestId('menu-language-zh').click();
+    await switchLanguage(page, 'zh-CN');
     await page.getByTestId('page-title').getByText('平台对接').waitFor();
     await row.getByText('已启用', { exact: true }).waitFor();
     expect(await untranslatedText(page, ['Enabled', 'Pending', 'Apply', 'Deliveries', 'Monitors'])).toEqual(

@@ -15,7 +15,7 @@
 import { createHmac } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loginAsDemo, newPage, useBrowser } from '../support/browser';
+import { loginAsDemo, newPage, switchLanguage, useBrowser } from '../support/browser';
 import { consoleCall } from '../support/console-call';
 import { goClientSide, horizontalOverflow, untranslatedText } from '../support/page-checks';
 import { startReceiver } from '../support/receiver';
@@ -149,8 +149,7 @@ describe('push docking console', () => {
     // The wide layout settled first: its user menu holds the language choice.
     await goClientSide(page, LIST_PATH);
     await row.waitFor();
-    await page.getByTestId('user-menu').click();
-    await page.getByTestId('menu-language-zh').click();
+    await switchLanguage(page, 'zh-CN');
     await page.getByTestId('page-title').getByText('推送链接对接').waitFor();
     await row.getByText('已启用', { exact: true }).waitFor();
     expect(

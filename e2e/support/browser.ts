@@ -1,5 +1,6 @@
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, onTestFailed } from 'vitest';
+import { motionSettled } from './page-checks';
 import { currentServer } from './server';
 
 export const DEMO = {
@@ -128,4 +129,30 @@ export async function loginAsDemo(page: Page, path = '/') {
   await page.getByTestId('login-account').fill(DEMO.account);
   await page.getByTestId('login-password').fill(DEMO.password);
   await page.getByTestId('login-submit').click();
+}
+
+/**
+ * Switches the interface language through the user menu, as a person does, and waits until it
+ * took: the choice is remembered in local storage once that language's strings are loaded
+ * (apps/web/src/i18n). The menu is chosen from once it has stopped zooming in: a click aimed at
+ * it while it moved could land on its neighbour on a loaded machine, and the language stayed
+ * English (CI failures of stops 31 and 35, equipment and open API). If it still did not take, it
+ * chooses again, as a person would, up to three times.
+ */
+export async function switchLanguage(page: Page, language: 'zh-CN' | 'en'): Promise<void> {
+  const item = page.getByTestId(language === 'zh-CN' ? 'menu-language-zh' : 'menu-language-en');
+  for (let attempt = 1; ; attempt++) {
+    if (!(await item.isVisible())) await page.getByTestId('user-menu').click();
+    await item.waitFor();
+    await motionSettled(page);
+    await item.click();
+    try {
+      await page.waitForFunction((wanted) => localStorage.getItem('language') === wanted, language, {
+        timeout: 10_000,
+      });
+      return;
+    } catch (error) {
+      if (attempt === 3) throw error;
+    }
+  }
 }
