@@ -19,7 +19,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { loginAsDemo, newPage, switchLanguage, useBrowser } from '../support/browser';
-import { goClientSide, horizontalOverflow, untranslatedText } from '../support/page-checks';
+import { goClientSide, horizontalOverflow, motionSettled, untranslatedText } from '../support/page-checks';
 
 const TYPE_PATH = '/deviceManagement/equipment/equipmentType';
 const LIST_PATH = '/deviceManagement/equipment';
@@ -134,9 +134,10 @@ async function createEquipment(page: Page) {
 
 /** Spec: a scrap is refused while the equipment is bound to a group, and nothing is recorded. */
 async function scrapRefusedWhileGrouped(page: Page) {
-  await page.getByTestId('record-add-open').click();
-  await page.getByTestId('record-add-scrap').click();
+  await openRecordForm(page, 'scrap');
   await page.getByTestId('record-save').click();
+  await page.getByTestId('scrap-confirm-ok').waitFor();
+  await motionSettled(page);
   await page.getByTestId('scrap-confirm-ok').click();
   await page.getByText('Equipment bound to a group cannot be scrapped until unbound').first().waitFor();
   // The confirmation closes once the answer is in; the record form stays open for a change.
@@ -146,10 +147,22 @@ async function scrapRefusedWhileGrouped(page: Page) {
   expect(await page.getByTestId('timeline-item-scrap').count()).toBe(0);
 }
 
-async function addRecord(page: Page, kind: 'repair' | 'calibration') {
+/**
+ * Opens the record form of `kind` from the "add record" menu. Each click waits for the menu or the
+ * dialog to stop zooming in: a click aimed at it while it moved could land beside its target on a
+ * loaded machine (a clean-clone run never got the scrap form).
+ */
+async function openRecordForm(page: Page, kind: 'repair' | 'calibration' | 'scrap') {
   await page.getByTestId('record-add-open').click();
+  await page.getByTestId(`record-add-${kind}`).waitFor();
+  await motionSettled(page);
   await page.getByTestId(`record-add-${kind}`).click();
   await page.getByTestId('record-save').waitFor();
+  await motionSettled(page);
+}
+
+async function addRecord(page: Page, kind: 'repair' | 'calibration') {
+  await openRecordForm(page, kind);
 }
 
 async function addRepair(page: Page) {
