@@ -161,12 +161,8 @@ async function openRecordForm(page: Page, kind: 'repair' | 'calibration' | 'scra
   await motionSettled(page);
 }
 
-async function addRecord(page: Page, kind: 'repair' | 'calibration') {
-  await openRecordForm(page, kind);
-}
-
 async function addRepair(page: Page) {
-  await addRecord(page, 'repair');
+  await openRecordForm(page, 'repair');
   await page.getByTestId('record-unit').fill('CoolFix Ltd');
   await page.getByTestId('record-person').fill('Wang Wei');
   await fillDate(page, 'record-faultTime', '2026-11-20 08:30');
@@ -178,7 +174,7 @@ async function addRepair(page: Page) {
 }
 
 async function addCalibration(page: Page) {
-  await addRecord(page, 'calibration');
+  await openRecordForm(page, 'calibration');
   await fillDate(page, 'record-calibratedAt', '2026-11-22');
   await fillDate(page, 'record-nextDueAt', '2027-11-22');
   await page.getByTestId('record-institution').fill('National Metrology Lab');

@@ -42,12 +42,15 @@ async function seedDemoData(app: FastifyInstance, config: Config, database: Data
   const { created, companyId } = await seedDemo(database.db);
   await seedDemoOperator(database.db);
   await seedDemoPlatforms(database.db, secretBoxFor(config));
-  if (companyId === null) return { created, anchor: null };
-  const anchor = await seedDemoFleet(database.db, companyId, app);
-  await seedDemoBilling(database.db, companyId);
-  app.addHook('onClose', await seedDemoLogistics(database.db, companyId, app));
-  await seedDemoCameras(database.db, companyId, app);
-  return { created, anchor };
+  let anchor: number | null = null;
+  if (companyId !== null) {
+    anchor = await seedDemoFleet(database.db, companyId, app);
+    await seedDemoBilling(database.db, companyId);
+    app.addHook('onClose', await seedDemoLogistics(database.db, companyId, app));
+    await seedDemoCameras(database.db, companyId, app);
+  }
+  app.log.info({ created }, 'demo seed: demo@example.com / Demo1234 in "Demo Cold Chain"');
+  return anchor;
 }
 
 /**
@@ -58,9 +61,8 @@ export async function seedDemoOnly(config: Config, database: Database) {
   const app = await buildApp({ config, database });
   try {
     await ensureReadingPartitions(database.db);
-    const { created } = await seedDemoData(app, config, database);
+    await seedDemoData(app, config, database);
     await app.alarms.idle();
-    app.log.info({ created }, 'demo seed: demo@example.com / Demo1234 in "Demo Cold Chain"');
   } finally {
     await app.close();
     await database.close();
@@ -76,12 +78,11 @@ export async function runServer(config: Config, database: Database) {
 
   await ensureReadingPartitions(database.db);
   if (config.demo) {
-    const { created, anchor } = await seedDemoData(app, config, database);
+    const anchor = await seedDemoData(app, config, database);
     if (anchor !== null) {
       const stopFeed = startDemoFeed(app, anchor);
       app.addHook('onClose', async () => stopFeed());
     }
-    app.log.info({ created }, 'demo seed: demo@example.com / Demo1234 in "Demo Cold Chain"');
   }
   // Platform operators named in OPERATOR_ACCOUNTS (modules/operator); unknown accounts are only logged.
   const unknownOperators = await applyOperatorAccounts(database.db, config.operatorAccounts);

@@ -39,19 +39,25 @@ async function main() {
   // The first start seeds the demo in a child process and then opens the database as a restart.
   const seeded = firstDemoStart(config) ? seedDemoInChildProcess() : Promise.resolve();
   const [database, { runServer }] = await Promise.all([
-    seeded.then(() =>
-      openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, templateDir: DATABASE_TEMPLATE_DIR }),
-    ),
+    seeded.then(() => openConfiguredDatabase(config)),
     import('./run-server'),
   ]);
   await runServer(config, database);
+}
+
+function openConfiguredDatabase(config: Config) {
+  return openDatabase({
+    url: config.databaseUrl,
+    dataDir: config.dataDir,
+    templateDir: DATABASE_TEMPLATE_DIR,
+  });
 }
 
 /** The child process of a first start (modules/demo/seed-process.ts): the demo seed, nothing else. */
 async function seedDemoAlone(config: Config) {
   stopWithParent();
   const [database, { seedDemoOnly }] = await Promise.all([
-    openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, templateDir: DATABASE_TEMPLATE_DIR }),
+    openConfiguredDatabase(config),
     import('./run-server'),
   ]);
   await seedDemoOnly(config, database);
