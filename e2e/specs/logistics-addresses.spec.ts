@@ -15,6 +15,7 @@ import {
   consoleErrors,
   goClientSide,
   horizontalOverflow,
+  motionSettled,
   seriousA11yFaults,
   untranslatedText,
 } from '../support/page-checks';
@@ -27,17 +28,6 @@ function row(page: Page, name: string) {
   return page.locator('[data-testid^="address-row-"]').filter({ hasText: name });
 }
 
-/** Waits until the dialog's zoom-in animation ended, so a click is not lost. */
-async function settled(page: Page) {
-  await page.waitForFunction(() =>
-    document
-      .getAnimations()
-      .every(
-        (a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Number.POSITIVE_INFINITY,
-      ),
-  );
-}
-
 async function addAddress(page: Page, name: string) {
   await page.getByTestId('address-add').click();
   await page.getByTestId('address-name').fill(name);
@@ -47,7 +37,7 @@ async function addAddress(page: Page, name: string) {
   await page.getByTestId('address-address').fill('8 Cold Store Road');
   await page.getByTestId('address-lng').fill('114.05');
   await page.getByTestId('address-lat').fill('22.54');
-  await settled(page);
+  await motionSettled(page);
   await page.getByTestId('address-save').click();
   await page.getByTestId('address-name').waitFor({ state: 'detached' });
 }
@@ -65,7 +55,7 @@ async function rename(page: Page, from: string, to: string) {
   await name.waitFor();
   expect(await name.inputValue()).toBe(from);
   await name.fill(to);
-  await settled(page);
+  await motionSettled(page);
   await page.getByTestId('address-save').click();
   await name.waitFor({ state: 'detached' });
   await search(page, to);

@@ -44,17 +44,6 @@ const VEHICLE = `E2E-${RUN}`;
 /** The signature password signature.spec.ts sets, asked only while audit signature is on. */
 const SIGN_PASSWORD = 'sign2026';
 
-/** Waits until the dialog's zoom-in animation ended, so a click is not lost. */
-async function settled(page: Page) {
-  await page.waitForFunction(() =>
-    document
-      .getAnimations()
-      .every(
-        (a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Number.POSITIVE_INFINITY,
-      ),
-  );
-}
-
 async function choose(page: Page, testId: string, option: string, typed?: string) {
   await page.getByTestId(testId).click();
   if (typed) await page.keyboard.type(typed);
@@ -85,7 +74,7 @@ describe('delivery and receiving orders', () => {
     await goClientSide(page, '/logistics/deliveryOrder');
     await page.getByTestId('delivery-add').click();
     await page.getByTestId('delivery-sender').waitFor();
-    await settled(page);
+    await motionSettled(page);
     await choose(page, 'delivery-sender', 'Demo warehouse');
     await choose(page, 'delivery-receiver', 'City clinic');
     await choose(page, 'delivery-devices', `${SERIAL} E2E truck logger`, SERIAL);
@@ -127,7 +116,7 @@ describe('delivery and receiving orders', () => {
     await received.waitFor({ timeout: 30_000 });
     await page.getByTestId(`receiving-receive-${id}`).click();
     await page.getByTestId('receive-remarks').waitFor();
-    await settled(page);
+    await motionSettled(page);
     await page.getByTestId('receive-remarks').fill('Boxes sealed, record reviewed');
     if (await page.getByTestId('receive-password').isVisible())
       await page.getByTestId('receive-password').fill(SIGN_PASSWORD);
@@ -229,7 +218,7 @@ describe('delivery and receiving orders', () => {
     await goClientSide(page, '/logistics/deliveryOrder');
     await page.getByTestId(`delivery-link-${order.id}`).click();
     await page.getByTestId('delivery-link-recipient').waitFor();
-    await settled(page);
+    await motionSettled(page);
     await page.getByTestId('delivery-link-recipient').fill('pharmacy@example.com');
     await page.getByTestId('delivery-link-send').click();
     const url = (await page.getByTestId('delivery-link-url').textContent())!.trim();

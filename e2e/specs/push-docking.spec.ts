@@ -13,27 +13,15 @@
  * SIM1011 is this file's monitor.
  */
 import { createHmac } from 'node:crypto';
-import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loginAsDemo, newPage, switchLanguage, useBrowser } from '../support/browser';
 import { consoleCall } from '../support/console-call';
-import { goClientSide, horizontalOverflow, untranslatedText } from '../support/page-checks';
+import { goClientSide, horizontalOverflow, motionSettled, untranslatedText } from '../support/page-checks';
 import { startReceiver } from '../support/receiver';
 
 const LIST_PATH = '/customizedPushDock/customizedPushDevice';
 const SERIAL = 'SIM1011';
 const NAME = `E2E receiver ${String(Date.now()).slice(-6)}`;
-
-/** Waits for a running dialog animation to end, so a click is not lost. */
-function animationsDone(page: Page) {
-  return page.waitForFunction(() =>
-    document
-      .getAnimations()
-      .every(
-        (a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Number.POSITIVE_INFINITY,
-      ),
-  );
-}
 
 describe('push docking console', () => {
   const browser = useBrowser();
@@ -73,7 +61,7 @@ describe('push docking console', () => {
     await secretText.waitFor();
     const secret = ((await secretText.textContent()) ?? '').trim();
     expect(secret.length).toBeGreaterThanOrEqual(32);
-    await animationsDone(page);
+    await motionSettled(page);
     await page.getByTestId('push-secret-done').click();
     await secretText.waitFor({ state: 'detached' });
 

@@ -1,4 +1,4 @@
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, onTestFailed } from 'vitest';
 import { motionSettled } from './page-checks';
 import { currentServer } from './server';
@@ -55,8 +55,33 @@ export async function newPage(
   // language switch while other suites computed.
   context.setDefaultTimeout(45_000);
   const page = await context.newPage();
+  clicksWaitForMotion(page);
   reportBrowserTroubleOnFailure(context, page);
   return { context, page };
+}
+
+/**
+ * Makes every locator click of the suite wait first until no finite CSS animation runs
+ * (`motionSettled`). A click aimed at an antd menu or dialog that is still zooming or sliding in
+ * can be lost on a loaded machine: Playwright's stability check passed, yet the click did not
+ * take. That was the cause of every rare 45-second wait the clean-clone runs showed, in a
+ * different spec each time, so it is handled here once rather than spec by spec. Shortening all
+ * motion with a stylesheet was tried instead and broke four specs (antd's motion end events
+ * raced their own class changes); antd's `motion: false` loses dialogs' autoFocus.
+ */
+function clicksWaitForMotion(page: Page) {
+  const prototype = Object.getPrototypeOf(page.locator('body')) as {
+    click: Locator['click'];
+    waitsForMotion?: true;
+  };
+  if (prototype.waitsForMotion) return;
+  const click = prototype.click;
+  prototype.click = async function (this: Locator, options) {
+    // A click that navigates may leave no page to evaluate in: the click itself then decides.
+    await motionSettled(this.page()).catch(() => undefined);
+    return click.call(this, options);
+  };
+  prototype.waitsForMotion = true;
 }
 
 /**
