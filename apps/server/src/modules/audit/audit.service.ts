@@ -40,7 +40,6 @@ function plain(value: unknown): unknown {
  * an insert, on every audited write.
  */
 export async function recordAudit(tx: Queryable, actor: Actor, entry: AuditEntry): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(${AUDIT_LOCK_BASE + actor.companyId})`);
   const fields: Omit<ChainedFields, 'seq'> = {
     companyId: actor.companyId,
     userId: actor.userId,
@@ -55,7 +54,15 @@ export async function recordAudit(tx: Queryable, actor: Actor, entry: AuditEntry
   };
   const { prefix, suffix } = canonicalAround({ ...fields }, 'seq');
   const jsonb = (value: unknown) => (value === null ? null : JSON.stringify(value));
-  await tx.execute(sql`
+  // The lock and the append are sent together, without waiting for the lock's answer: both
+  // databases run a session's statements in the order sent, so the append still starts after
+  // the lock is held and reads the link committed before it (its own snapshot), and a round trip
+  // is saved on every audited write. Both are started here, in order, before either is awaited.
+  const locked = Promise.resolve(
+    tx.execute(sql`select pg_advisory_xact_lock(${AUDIT_LOCK_BASE + actor.companyId})`),
+  );
+  const appended = Promise.resolve(
+    tx.execute(sql`
     with last as (
       select seq, hash from audit_log where company_id = ${fields.companyId} order by seq desc limit 1
     ), link as (
@@ -68,7 +75,9 @@ export async function recordAudit(tx: Queryable, actor: Actor, entry: AuditEntry
            ${fields.targetId}, ${jsonb(fields.before)}::jsonb, ${jsonb(fields.after)}::jsonb, ${fields.reason},
            ${fields.ip}, ${new Date(fields.createdAt).toISOString()}::timestamptz, link.prev_hash,
            encode(sha256(convert_to(link.prev_hash || ${prefix}::text || link.seq::text || ${suffix}::text, 'UTF8')), 'hex')
-    from link`);
+    from link`),
+  );
+  await Promise.all([locked, appended]);
 }
 
 /** Walks the company's chain from the start and lists every edited or missing entry (first 100). */

@@ -116,7 +116,7 @@ export const deviceRoutes: FastifyPluginAsyncZod<{ mktActivationEnergyKj: number
         input = { ...body, groupId: null };
       }
     }
-    return ok(await editDevice(app.db, actorOf(request), editableDevices(auth), input));
+    return ok(await editDevice(app.db, actorOf(request), device, input));
   });
   app.post('/api/device/setRemark', { ...canEdit, schema: { body: SetRemarkRequest } }, async (request) => {
     await setDeviceRemark(

@@ -200,13 +200,13 @@ function editableOf(d: DeviceRow) {
   };
 }
 
+/** Edits `device`, which the caller found in its editable scope (`findDevice`). */
 export async function editDevice(
   db: Db,
   actor: Actor,
-  scope: SQL,
+  device: DeviceRow,
   input: EditDeviceRequest,
 ): Promise<DeviceView> {
-  const device = await findDevice(db, scope, input.id);
   const updated = await db.transaction(async (tx) => {
     const [row] = await tx
       .update(devices)
@@ -236,8 +236,12 @@ export async function editDevice(
     return row!;
   });
   deviceChanged(device.serial);
-  const rows = await db.select().from(sensors).where(eq(sensors.deviceId, device.id));
-  return { ...presentDevice(updated, rows, await alarmingSensorIds(db, [device.id])), editable: true };
+  // Two independent reads, sent together (the embedded database queues them back to back).
+  const [rows, alarming] = await Promise.all([
+    db.select().from(sensors).where(eq(sensors.deviceId, device.id)),
+    alarmingSensorIds(db, [device.id]),
+  ]);
+  return { ...presentDevice(updated, rows, alarming), editable: true };
 }
 
 export async function setDeviceRemark(
