@@ -25,7 +25,7 @@ export function startSimulator(baseUrl: string, serial: string, key: string): Ru
       'tsx',
       'tools/simulator/src/cli.ts',
       ...['--devices', '1', '--interval', '1s', '--http', baseUrl],
-      ...['--serials', serial, '--keys', key, '--outages', 'off'],
+      ...['--serials', serial, `--keys=${key}`, '--outages', 'off'],
     ],
     { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
   );

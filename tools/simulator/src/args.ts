@@ -1,4 +1,7 @@
-/** Parses `--devices N --interval 5s [--mqtt URL | --http URL] [--serials A,B] [--keys K1,K2] [--outages on|off]`. */
+/**
+ * Parses `--devices N --interval 5s [--mqtt URL | --http URL] [--serials A,B] [--keys K1,K2] [--outages on|off]`;
+ * each option may also be written `--name=value`.
+ */
 export interface SimulatorArgs {
   devices: number;
   intervalMs: number;
@@ -28,11 +31,18 @@ function parseSwitch(text: string): boolean {
 export function parseArgs(argv: string[]): SimulatorArgs {
   const values = new Map<string, string>();
   for (let i = 0; i < argv.length; i++) {
-    const name = argv[i]!;
-    if (!name.startsWith('--')) throw new ArgsError(`unexpected argument "${name}"`);
+    const arg = argv[i]!;
+    if (!arg.startsWith('--')) throw new ArgsError(`unexpected argument "${arg}"`);
+    // `--keys=K` takes any value, also one that starts with `--`: a device key is base64url and
+    // may (a clean-clone run drew one that did, and the simulator refused it as a missing value).
+    const equals = arg.indexOf('=');
+    if (equals > 0) {
+      values.set(arg.slice(2, equals), arg.slice(equals + 1));
+      continue;
+    }
     const value = argv[i + 1];
-    if (value === undefined || value.startsWith('--')) throw new ArgsError(`${name} needs a value`);
-    values.set(name.slice(2), value);
+    if (value === undefined || value.startsWith('--')) throw new ArgsError(`${arg} needs a value`);
+    values.set(arg.slice(2), value);
     i++;
   }
   const known = ['devices', 'interval', 'mqtt', 'http', 'serials', 'keys', 'outages'];

@@ -80,6 +80,14 @@ describe('command line', () => {
     expect(() => parseArgs(['--mqtt', 'mqtt://a', '--http', 'http://b'])).toThrow('choose one');
     expect(() => parseArgs(['--colour', 'red'])).toThrow('unknown option --colour');
   });
+
+  it('takes `--name=value`, so a device key that starts with -- is a value, not an option', () => {
+    const args = parseArgs(['--serials=SIM1005', '--keys=--Xq7-k', '--outages', 'off']);
+    expect(args.serials).toEqual(['SIM1005']);
+    expect(args.keys).toEqual(['--Xq7-k']);
+    expect(args.outages).toBe(false);
+    expect(() => parseArgs(['--keys', '--Xq7-k'])).toThrow('--keys needs a value');
+  });
 });
 
 describe('outages', () => {
