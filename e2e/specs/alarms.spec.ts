@@ -16,20 +16,14 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { DEMO, loginAsDemo, newPage, useBrowser } from '../support/browser';
-import { motionSettled } from '../support/page-checks';
 
 const SERIAL = 'SIM1007';
 const DATE_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 
 async function openFromSidebar(page: Page, area: string, entry: string) {
   const sidebar = page.getByTestId('sidebar');
-  if (!(await sidebar.getByText(entry, { exact: true }).isVisible())) {
+  if (!(await sidebar.getByText(entry, { exact: true }).isVisible()))
     await sidebar.getByText(area, { exact: true }).click();
-    // The area opens (and another may close) with a sliding animation: a click aimed at the
-    // entry while it moves can land beside it on a loaded machine (a CI run never reached
-    // Alarm settings).
-    await motionSettled(page);
-  }
   await sidebar.getByText(entry, { exact: true }).click();
 }
 

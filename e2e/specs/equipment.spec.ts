@@ -137,7 +137,6 @@ async function scrapRefusedWhileGrouped(page: Page) {
   await openRecordForm(page, 'scrap');
   await page.getByTestId('record-save').click();
   await page.getByTestId('scrap-confirm-ok').waitFor();
-  await motionSettled(page);
   await page.getByTestId('scrap-confirm-ok').click();
   await page.getByText('Equipment bound to a group cannot be scrapped until unbound').first().waitFor();
   // The confirmation closes once the answer is in; the record form stays open for a change.
@@ -148,14 +147,12 @@ async function scrapRefusedWhileGrouped(page: Page) {
 }
 
 /**
- * Opens the record form of `kind` from the "add record" menu. Each click waits for the menu or the
- * dialog to stop zooming in: a click aimed at it while it moved could land beside its target on a
- * loaded machine (a clean-clone run never got the scrap form).
+ * Opens the record form of `kind` from the "add record" menu, and waits for the form to stop
+ * zooming in before it is filled (clicks wait by themselves, `clicksWaitForMotion`).
  */
 async function openRecordForm(page: Page, kind: 'repair' | 'calibration' | 'scrap') {
   await page.getByTestId('record-add-open').click();
   await page.getByTestId(`record-add-${kind}`).waitFor();
-  await motionSettled(page);
   await page.getByTestId(`record-add-${kind}`).click();
   await page.getByTestId('record-save').waitFor();
   await motionSettled(page);

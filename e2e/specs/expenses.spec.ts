@@ -12,7 +12,6 @@ import {
   consoleErrors,
   goClientSide,
   horizontalOverflow,
-  motionSettled,
   seriousA11yFaults,
   untranslatedText,
 } from '../support/page-checks';
@@ -37,10 +36,7 @@ describe('expense management', () => {
     await page.getByTestId('credit-ledger').getByText('Demo starting balance').waitFor({ timeout: 20_000 });
 
     await page.getByTestId('ledger-export').click();
-    // The dialog zooms in: a click aimed at a format while it moves can land beside it on a
-    // loaded machine, and the export then waits for a format (a clean-clone run never got its file).
     await page.getByTestId('audit-export-format').waitFor();
-    await motionSettled(page);
     await page.getByTestId('audit-export-format').getByText('CSV (.csv)').click();
     const [csv] = await Promise.all([
       page.waitForEvent('download'),

@@ -15,7 +15,6 @@ import {
   consoleErrors,
   goClientSide,
   horizontalOverflow,
-  motionSettled,
   seriousA11yFaults,
   untranslatedText,
 } from '../support/page-checks';
@@ -37,7 +36,6 @@ async function addAddress(page: Page, name: string) {
   await page.getByTestId('address-address').fill('8 Cold Store Road');
   await page.getByTestId('address-lng').fill('114.05');
   await page.getByTestId('address-lat').fill('22.54');
-  await motionSettled(page);
   await page.getByTestId('address-save').click();
   await page.getByTestId('address-name').waitFor({ state: 'detached' });
 }
@@ -55,7 +53,6 @@ async function rename(page: Page, from: string, to: string) {
   await name.waitFor();
   expect(await name.inputValue()).toBe(from);
   await name.fill(to);
-  await motionSettled(page);
   await page.getByTestId('address-save').click();
   await name.waitFor({ state: 'detached' });
   await search(page, to);

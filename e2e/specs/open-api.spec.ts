@@ -17,7 +17,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { loginAsDemo, newPage, switchLanguage, useBrowser } from '../support/browser';
-import { goClientSide, horizontalOverflow, motionSettled, untranslatedText } from '../support/page-checks';
+import { goClientSide, horizontalOverflow, untranslatedText } from '../support/page-checks';
 
 const KEYS_PATH = '/interfaceDock/OpenApi';
 const DEVICES_PATH = '/interfaceDock/OpenDevice';
@@ -62,8 +62,6 @@ async function createKey(page: Page) {
   expect(appKey).not.toBe('');
   expect(appSecret.length).toBeGreaterThanOrEqual(16);
   expect(await page.getByTestId('key-created-warning').textContent()).toContain('will not be shown again');
-  // A click while the dialog still zooms in can be lost: let its animation end first.
-  await motionSettled(page);
   await page.getByTestId('key-created-done').click();
   await secret.waitFor({ state: 'detached' });
   // Shown once: the list names the key but never its secret.

@@ -16,7 +16,7 @@ import { createHmac } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loginAsDemo, newPage, switchLanguage, useBrowser } from '../support/browser';
 import { consoleCall } from '../support/console-call';
-import { goClientSide, horizontalOverflow, motionSettled, untranslatedText } from '../support/page-checks';
+import { goClientSide, horizontalOverflow, untranslatedText } from '../support/page-checks';
 import { startReceiver } from '../support/receiver';
 
 const LIST_PATH = '/customizedPushDock/customizedPushDevice';
@@ -61,7 +61,6 @@ describe('push docking console', () => {
     await secretText.waitFor();
     const secret = ((await secretText.textContent()) ?? '').trim();
     expect(secret.length).toBeGreaterThanOrEqual(32);
-    await motionSettled(page);
     await page.getByTestId('push-secret-done').click();
     await secretText.waitFor({ state: 'detached' });
 

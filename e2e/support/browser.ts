@@ -65,7 +65,9 @@ export async function newPage(
  * (`motionSettled`). A click aimed at an antd menu or dialog that is still zooming or sliding in
  * can be lost on a loaded machine: Playwright's stability check passed, yet the click did not
  * take. That was the cause of every rare 45-second wait the clean-clone runs showed, in a
- * different spec each time, so it is handled here once rather than spec by spec. Shortening all
+ * different spec each time, so it is handled here once rather than spec by spec. The wait runs
+ * before Playwright looks for the target, so a click into a popup that opens on the previous
+ * action waits for the popup to be there first (`waitFor`), then its motion. Shortening all
  * motion with a stylesheet was tried instead and broke four specs (antd's motion end events
  * raced their own class changes); antd's `motion: false` loses dialogs' autoFocus.
  */
@@ -159,17 +161,16 @@ export async function loginAsDemo(page: Page, path = '/') {
 /**
  * Switches the interface language through the user menu, as a person does, and waits until it
  * took: the choice is remembered in local storage once that language's strings are loaded
- * (apps/web/src/i18n). The menu is chosen from once it has stopped zooming in: a click aimed at
- * it while it moved could land on its neighbour on a loaded machine, and the language stayed
- * English (CI failures of stops 31 and 35, equipment and open API). If it still did not take, it
- * chooses again, as a person would, up to three times.
+ * (apps/web/src/i18n). The click waits for the menu to stop zooming in (`clicksWaitForMotion`):
+ * one that landed while it moved left the language English on a loaded machine (CI failures of
+ * stops 31 and 35, equipment and open API). If it still did not take, it chooses again, as a
+ * person would, up to three times.
  */
 export async function switchLanguage(page: Page, language: 'zh-CN' | 'en'): Promise<void> {
   const item = page.getByTestId(language === 'zh-CN' ? 'menu-language-zh' : 'menu-language-en');
   for (let attempt = 1; ; attempt++) {
     if (!(await item.isVisible())) await page.getByTestId('user-menu').click();
     await item.waitFor();
-    await motionSettled(page);
     await item.click();
     try {
       await page.waitForFunction((wanted) => localStorage.getItem('language') === wanted, language, {
