@@ -52,7 +52,11 @@ async function choose(page: Page, testId: string, option: string, typed?: string
       `.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option[title="${option}"]`,
     )
     .click();
-  await page.keyboard.press('Escape');
+  // A multiple select stays open after a pick and Escape closes it. A single select has closed
+  // itself, and an Escape then reaches the dialog and closes it: the next field never appeared
+  // (seen twice on slow clean clones, where the pick had finished closing before the key).
+  const combobox = page.getByTestId(testId).locator('input[role="combobox"]');
+  if ((await combobox.getAttribute('aria-expanded')) === 'true') await page.keyboard.press('Escape');
   // The list fades out; the next select's list must not be confused with it.
   await motionSettled(page);
 }

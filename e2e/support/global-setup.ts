@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { ensureServerBundle } from '../../apps/server/src/test/server-bundle';
 import { startSmtpSink } from '../../apps/server/src/test/smtp-sink';
 import { E2E_WORKERS } from './workers';
 
@@ -34,7 +35,7 @@ function freePort(): Promise<number> {
 }
 
 /**
- * Up to 180 s: each worker's server starts under tsx with the demo while the server lane's suite
+ * Up to 180 s: each worker's server starts with the demo while the server lane's suite
  * keeps both cores busy, and on a slow machine two such starts side by side took over 60 s.
  */
 const HEALTH_WAIT_S = 180;
@@ -71,8 +72,8 @@ async function startServer(): Promise<{ server: E2eServer; stop: () => Promise<v
     writeFileSync(path.join(mailDir, `${String(++mails).padStart(5, '0')}.json`), JSON.stringify(mail));
   });
   let output = '';
-  // One process (node --import tsx), so stopping it stops the server itself.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
+  // The bundle `npm start` runs, in one process, so stopping it stops the server itself.
+  const child = spawn(process.execPath, [ensureServerBundle()], {
     cwd: root,
     env: {
       ...process.env,

@@ -4,12 +4,11 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-const serverEntry = path.resolve(import.meta.dirname, 'server.ts');
+import { ensureServerBundle } from './test/server-bundle';
 
 function run(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', serverEntry], {
+    const child = spawn(process.execPath, [ensureServerBundle()], {
       cwd: path.resolve(import.meta.dirname, '..'),
       env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     });
@@ -67,7 +66,7 @@ describe('starting the server process', () => {
 });
 
 // The tests that start a server allow more than startServerProcess's own wait (up to 120 s per
-// start): a cold tsx start beside the browser suite's two servers took over 60 s on a slow machine.
+// start): a cold start beside the browser suite's two servers took over 60 s on a slow machine.
 describe('stopping the server process', () => {
   it('stops within the grace period on SIGTERM and exits 0', async () => {
     const { freePort, startServerProcess } = await import('./test/server-process');
@@ -75,6 +74,7 @@ describe('stopping the server process', () => {
       PORT: String(await freePort()),
       MQTT_PORT: String(await freePort()),
       DATA_DIR: mkdtempSync(path.join(tmpdir(), 'cc-')),
+      DEMO: '0',
       LOG_LEVEL: 'info',
     });
     const started = Date.now();
@@ -95,9 +95,10 @@ describe('one process per embedded database', () => {
       PORT: String(await freePort()),
       MQTT_PORT: String(await freePort()),
       DATA_DIR: dataDir,
+      DEMO: '0',
     });
     try {
-      const { code, output } = await run({ PORT: '0', MQTT_PORT: '0', DATA_DIR: dataDir });
+      const { code, output } = await run({ PORT: '0', MQTT_PORT: '0', DATA_DIR: dataDir, DEMO: '0' });
       expect(code).toBe(1);
       expect(output).toContain(
         `The embedded database in ${dataDir} is in use by the server (pid ${first.child.pid})`,
@@ -112,6 +113,7 @@ describe('one process per embedded database', () => {
       PORT: String(await freePort()),
       MQTT_PORT: String(await freePort()),
       DATA_DIR: dataDir,
+      DEMO: '0',
     });
     second.child.kill('SIGTERM');
     await new Promise((r) => second.child.once('exit', r));

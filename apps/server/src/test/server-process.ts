@@ -1,13 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
-
-const serverEntry = path.resolve(import.meta.dirname, '../server.ts');
-/**
- * `node --import tsx` runs the server in this one process. The `tsx` command would start a second
- * process for the server, and a SIGKILL sent to the first would leave the server running.
- */
-const nodeArgs = ['--import', 'tsx', serverEntry];
+import { ensureServerBundle } from './server-bundle';
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -26,12 +20,16 @@ export interface ServerProcess {
   output: () => string;
 }
 
-/** Starts `server.ts` as `npm start` does and waits until /healthz answers. */
+/**
+ * Starts the server as `npm start` does (its bundle, in this one process, so a SIGKILL reaches the
+ * server itself) and waits until /healthz answers. The demo is seeded unless `env` sets DEMO=0,
+ * as with `npm start`; a test that needs no demo should say so, a seed costs seconds.
+ */
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   let output = '';
   // SERVER_NODE_FLAGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) profiles the server of a benchmark.
   const flags = (env.SERVER_NODE_FLAGS ?? process.env.SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...flags, ...nodeArgs], {
+  const child = spawn(process.execPath, [...flags, ensureServerBundle()], {
     cwd: path.resolve(import.meta.dirname, '../..'),
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -39,8 +37,8 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   child.stdout?.on('data', (d) => (output += d));
   child.stderr?.on('data', (d) => (output += d));
   const baseUrl = `http://127.0.0.1:${env.PORT}`;
-  // Up to 120 s: two test lanes run side by side on two cores, and a cold tsx start under that load
-  // has been seen to take over a minute.
+  // Up to 120 s: two test lanes run side by side on two cores, and a start with the demo under that
+  // load has been seen to take over a minute.
   for (let i = 0; i < 480; i++) {
     if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
     try {

@@ -73,7 +73,7 @@ describe('inventory CSV', () => {
 });
 
 describe('npm run admin -- inventory import', () => {
-  // Up to 3 minutes: it starts the admin command and the server as processes under tsx, each a
+  // Up to 3 minutes: it starts the admin command (under tsx) and the server as processes, each a
   // cold start, which took over 90 s together on a slow machine running the suites side by side.
   it('imports into the embedded database, skips serials already there, and refuses while the server runs', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'cc-admin-'));
@@ -90,6 +90,7 @@ describe('npm run admin -- inventory import', () => {
 
     const server = await startServerProcess({
       DATA_DIR: dataDir,
+      DEMO: '0',
       PORT: String(await freePort()),
       MQTT_PORT: String(await freePort()),
     });

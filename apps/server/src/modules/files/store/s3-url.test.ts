@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../../lib/config';
+import { ensureServerBundle } from '../../../test/server-bundle';
 import { parseS3Url } from './s3-url';
 
 describe('S3_URL', () => {
@@ -57,10 +58,9 @@ describe('S3_URL', () => {
   });
 
   it('stops the server process with one line naming S3_URL, no stack trace', async () => {
-    const serverEntry = path.resolve(import.meta.dirname, '../../../server.ts');
     const run = (S3_URL: string) =>
       new Promise<{ code: number | null; output: string }>((resolve) => {
-        const child = spawn(process.execPath, ['--import', 'tsx', serverEntry], {
+        const child = spawn(process.execPath, [ensureServerBundle()], {
           cwd: path.resolve(import.meta.dirname, '../../../..'),
           env: {
             ...process.env,
