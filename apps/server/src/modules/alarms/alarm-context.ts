@@ -29,19 +29,21 @@ export interface EvaluationContext {
 }
 
 /**
- * A device's enabled settings as one text: the md5 of each setting's id, last change (to the
- * microsecond) and everything the quiet pass judges by (type, sensor, limits), in id order. The
- * quiet pass (alarm-quiet-pass.ts) compares it with the text the context was loaded with: any
- * setting created, edited, disabled or deleted since shows, even two edits within one instant.
- * Both sides are computed by the database, so number formats cannot differ; hex digits only, so it
- * travels in an array parameter (db/pg-array.ts). '-' for a device without enabled settings.
+ * A device's enabled settings as one text: the md5 of each setting's id and row version (`xmin`,
+ * the transaction that wrote the row), in id order. The quiet pass (alarm-quiet-pass.ts) compares
+ * it with the text the context was loaded with: any setting created, written (even with the same
+ * values, even twice within one instant), disabled or deleted since shows, because every insert or
+ * update gives the row the id of a transaction that committed after the rules were read. The
+ * version is kept through freezing (PostgreSQL reports the raw xmin); a rewrite or restore that
+ * changed it would only cost one full evaluation. It replaced a text of the row's fields
+ * (limits, type, sensor, `updated_at` to the microsecond), whose number formatting was half of the
+ * quiet pass's time (docs/performance.md). Both sides are computed by the database; hex digits
+ * only, so it travels in an array parameter (db/pg-array.ts). '-' for a device without enabled
+ * settings.
  */
 export function settingsSignature(alias: string): SQL {
   const s = sql.raw(alias);
-  // A row's text keeps a null apart from its neighbours ('(1,,5)' is not '(1,5,)').
-  const fields = sql`row(${s}.id, floor(extract(epoch from ${s}.updated_at) * 1000000), ${s}.alarm_type,
-                         ${s}.sensor_id, ${s}.min, ${s}.max, ${s}.pre_min, ${s}.pre_max)::text`;
-  return sql`coalesce(md5(string_agg(${fields}, '_' order by ${s}.id)), '-')`;
+  return sql`coalesce(md5(string_agg(${s}.id::text || '.' || ${s}.xmin::text, '_' order by ${s}.id)), '-')`;
 }
 
 export const stateKey = (settingId: number, sensorId: number) => `${settingId}:${sensorId}`;
