@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { useTestApp } from '../../test/build-app';
 import { sensors } from '../devices/devices.table';
 import type { EngineState } from './alarm-engine';
@@ -117,6 +117,30 @@ describe('alarm rule cache and quiet pass', () => {
       .values({ ...copy, alarmType: 'preAlarm', min: null, max: null, preMin: 3, preMax: 4 });
     await judged(f, t + 20_000, 5);
     expect((await recordsOf(f.device.id)).map((r) => r.alarmType)).toEqual(['preAlarm']);
+  });
+
+  it('a setting deleted by another process: the next in-range reading is stored, with no state for it', async () => {
+    const f = await alarmFixture(ctx.app, 'Deleted setting fridge');
+    const saved = await f.save({});
+    const settingId = Number(saved.body.data!.id);
+    const t = Date.now() - 600_000;
+    await settled(f, t);
+    expect(ctx.app.alarms.rules.get(Number(f.device.id))!.value.map((v) => v.id)).toContain(settingId);
+    // The cache still holds the setting: writing its state normal would break the batch (the
+    // state's setting is gone), so the check must send the device to the full evaluation.
+    await ctx.app.db.delete(alarmSettings).where(eq(alarmSettings.id, settingId));
+    // A failed batch would still store the readings and judge them apart (the evaluator's
+    // fallback), which would hide the failure: the batch must not need it.
+    const apart = vi.spyOn(ctx.app.alarms as unknown as { judgeApart: () => Promise<void> }, 'judgeApart');
+    await judged(f, t + 20_000, 5);
+    expect(apart).not.toHaveBeenCalled();
+    apart.mockRestore();
+    expect(
+      await ctx.app.db.select().from(alarmState).where(eq(alarmState.settingId, settingId)),
+    ).toHaveLength(0);
+    expect(ctx.app.alarms.rules.get(Number(f.device.id))!.value.map((v) => v.id)).not.toContain(settingId);
+    await judged(f, t + 30_000, 9);
+    expect((await recordsOf(f.device.id)).map((r) => r.alarmType)).not.toContain('overLimit');
   });
 
   it('a channel switched back on by another process is judged at its next reading', async () => {
