@@ -130,7 +130,7 @@ export async function benchFleetCluster(
       await simulator.call({
         cmd: 'setup',
         port: brokerPort,
-        localAddress: `127.0.0.${2 + simulators.length}`,
+        localAddresses: [`127.0.0.${2 * simulators.length + 1}`, `127.0.0.${2 * simulators.length + 2}`],
         devices: fleet.slice(i, i + DEVICES_PER_PROCESS),
         intervalMs: intervalS * 1000,
       });

@@ -68,6 +68,8 @@ export interface FleetFigures {
     offlineSeconds: number;
     /** From the first reconnection to every device acknowledged once. */
     absorbedSeconds: number;
+    /** From the first reconnection to every device's CONNACK (the server paces them). */
+    connectedSeconds: number;
     /** Devices not acknowledged within 60 s. */
     notBack: number;
     latency: LatencyFigures;
@@ -77,7 +79,7 @@ export interface FleetFigures {
 
 /** Sockets a process may hold besides the devices' (files, the database, HTTP). */
 const FD_MARGIN = 1_000;
-/** Connections per simulator process: below the ephemeral ports of one local address (28k here). */
+/** Connections per simulator process: its devices' own local ports (fleet-devices.ts) stay below the ephemeral range. */
 export const DEVICES_PER_PROCESS = 20_000;
 
 /** The soft limit of open files of this process, which children inherit. */
@@ -332,8 +334,9 @@ export async function benchFleet(label: string, options: FleetOptions): Promise<
       await simulator.call({
         cmd: 'setup',
         port: ports.mqttPort,
-        // Each process its own local address: one address has about 28k ephemeral ports.
-        localAddress: `127.0.0.${2 + simulators.length}`,
+        // Each process its own local addresses (one per connection round), and each device its
+        // own port on them (fleet-devices.ts).
+        localAddresses: [`127.0.0.${2 * simulators.length + 1}`, `127.0.0.${2 * simulators.length + 2}`],
         devices: fleet.slice(i, i + DEVICES_PER_PROCESS),
         intervalMs: intervalS * 1000,
       });
@@ -412,7 +415,10 @@ export async function benchFleet(label: string, options: FleetOptions): Promise<
       await collect(simulators);
       const reconnected = Date.now();
       // Every device at once, each with the readings it took meanwhile.
-      const reconnecting = Promise.all(simulators.map((s) => s.call({ cmd: 'reconnect' })));
+      let connectedSeconds = Number.NaN;
+      const reconnecting = Promise.all(simulators.map((s) => s.call({ cmd: 'reconnect' }))).then(() => {
+        connectedSeconds = Math.round((Date.now() - reconnected) / 100) / 10;
+      });
       const stormLatencies: number[] = [];
       let absorbedSeconds = Number.NaN;
       let notBack = devices;
@@ -437,6 +443,7 @@ export async function benchFleet(label: string, options: FleetOptions): Promise<
       figures.restart = {
         offlineSeconds,
         absorbedSeconds,
+        connectedSeconds,
         notBack,
         latency: latencyFigures(stormLatencies),
         onlineSeconds,

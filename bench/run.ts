@@ -116,7 +116,7 @@ async function fleetFigures() {
     if (f.restart) {
       const r = f.restart;
       console.log(
-        `  restart: all offline after ${r.offlineSeconds} s; every device acknowledged ${Number.isNaN(r.absorbedSeconds) ? `not within 60 s (${r.notBack} missing)` : `after ${r.absorbedSeconds} s`}, all online after ${r.onlineSeconds} s; PUBACK p50 ${r.latency.p50Ms} ms, p99 ${r.latency.p99Ms} ms, max ${r.latency.maxMs} ms, ${r.latency.overOneSecond} over 1 s`,
+        `  restart: all offline after ${r.offlineSeconds} s; every device connected again after ${r.connectedSeconds} s and acknowledged ${Number.isNaN(r.absorbedSeconds) ? `not within 60 s (${r.notBack} missing)` : `after ${r.absorbedSeconds} s`}, all online after ${r.onlineSeconds} s; PUBACK p50 ${r.latency.p50Ms} ms, p99 ${r.latency.p99Ms} ms, max ${r.latency.maxMs} ms, ${r.latency.overOneSecond} over 1 s`,
       );
     }
   }
