@@ -1,10 +1,14 @@
-import { eq } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { eq, inArray } from 'drizzle-orm';
+import { describe, expect, it, vi } from 'vitest';
 import { call, useTestApp } from '../../test/build-app';
+import { addMember, buildDevice, buildUser } from '../../test/factories';
 import { devices } from '../devices/devices.table';
+import type { CommittedReading } from '../ingest/write-batch';
+import type { LiveHub } from '../live/live-hub';
+import { devicePermissions } from '../org/org.table';
 import { sweepOfflineDevices } from '../telemetry/offline-sweep';
 import { alarmFixture, postEvent } from './alarm-test-support';
-import { alarmNotifications, alarmRecords } from './alarms.table';
+import { alarmNotifications, alarmRecords, alarmState } from './alarms.table';
 
 describe('device-level alarms: repeated events and the offline stamp', () => {
   const ctx = useTestApp({ loginRateLimitPerMinute: 10_000 });
@@ -86,4 +90,114 @@ describe('device-level alarms: repeated events and the offline stamp', () => {
     expect(record!.alarmTime.getTime()).toBe(lastSeen + 15 * 60_000);
     expect(record!.excursionStart.getTime()).toBe(lastSeen + 15 * 60_000);
   });
+
+  it('a fleet gone and back at once: every offline alarm, its state and notices in the batch, each live message to who may see that device', async () => {
+    const f = await alarmFixture(ctx.app);
+    const others = [
+      await buildDevice(ctx.app.db, f.company.id, { name: 'Freezer 2' }),
+      await buildDevice(ctx.app.db, f.company.id, { name: 'Freezer 3' }),
+    ];
+    const fleet = [
+      { id: Number(f.device.id), serial: f.device.serial, sensorId: f.sensor.id },
+      ...others.map((d) => ({ id: Number(d.id), serial: d.serial, sensorId: d.sensors[0]!.id })),
+    ];
+    for (const d of fleet) {
+      const saved = await f.save({
+        carrier: 'device',
+        targetId: String(d.id),
+        alarmType: 'offline',
+        min: undefined,
+        max: undefined,
+      });
+      expect(saved.body.msgCode).toBe(200);
+    }
+    // A member who may see the third device only (a device permission, no role).
+    const viewer = await buildUser(ctx.app.db);
+    await addMember(ctx.app.db, f.company.id, viewer.id);
+    await ctx.app.db
+      .insert(devicePermissions)
+      .values({ companyId: f.company.id, userId: viewer.id, deviceId: fleet[2]!.id });
+    const hub = (ctx.app.alarms as unknown as { hub: LiveHub }).hub;
+    const publish = vi.spyOn(hub, 'publish');
+    const recipients = () =>
+      new Map(publish.mock.calls.map(([to]) => [to.deviceId, [...to.userIds].sort((a, b) => a - b)]));
+
+    const t = Date.now() - 600_000;
+    await ctx.app.alarms.onOffline(
+      fleet.map((d, i) => ({ id: d.id, companyId: f.company.id, serial: d.serial, dueAt: t + i })),
+    );
+    const ids = fleet.map((d) => d.id);
+    const offline = await ctx.app.db
+      .select()
+      .from(alarmRecords)
+      .where(inArray(alarmRecords.deviceId, ids))
+      .orderBy(alarmRecords.deviceId);
+    expect(offline.map((r) => [r.deviceId, r.alarmType, r.resolveState, r.alarmTime.getTime()])).toEqual(
+      fleet.map((d, i) => [d.id, 'offline', 1, t + i]),
+    );
+    const states = await ctx.app.db.select().from(alarmState).where(inArray(alarmState.deviceId, ids));
+    expect(states.map((s) => [s.deviceId, s.sensorId, s.state.phase, s.state.since]).sort()).toEqual(
+      fleet.map((d, i) => [d.id, 0, 'alarm', t + i]).sort(),
+    );
+    const everyone = [f.company.admin.id].sort((a, b) => a - b);
+    expect(recipients()).toEqual(
+      new Map([
+        [fleet[0]!.id, everyone],
+        [fleet[1]!.id, everyone],
+        [fleet[2]!.id, [f.company.admin.id, viewer.id].sort((a, b) => a - b)],
+      ]),
+    );
+
+    // All three come back in one batch (the first with two readings: its newest ends the alarm).
+    publish.mockClear();
+    const back = t + 60_000;
+    const reading = (d: (typeof fleet)[number], ts: number): CommittedReading => ({
+      companyId: f.company.id,
+      deviceId: d.id,
+      sensorId: d.sensorId,
+      channel: 1,
+      ts,
+      value: 5,
+      mode: 'normal',
+      backfilled: false,
+    });
+    await ctx.app.alarms.onReadings([
+      reading(fleet[0]!, back),
+      reading(fleet[0]!, back + 5_000),
+      reading(fleet[1]!, back + 1),
+      reading(fleet[2]!, back + 2),
+    ]);
+    const after = await ctx.app.db
+      .select()
+      .from(alarmRecords)
+      .where(inArray(alarmRecords.deviceId, ids))
+      .orderBy(alarmRecords.deviceId, alarmRecords.id);
+    const ends = [back + 5_000, back + 1, back + 2];
+    expect(after.map((r) => [r.deviceId, r.alarmType, r.resolveState, r.endTime?.getTime() ?? null])).toEqual(
+      fleet.flatMap((d, i) => [
+        [d.id, 'offline', 5, ends[i]],
+        [d.id, 'online', 5, null],
+      ]),
+    );
+    // The notice starts where the device went away, and tells each notifier on each channel.
+    const notices = after.filter((r) => r.alarmType === 'online');
+    expect(notices.map((r) => [r.excursionStart.getTime(), r.alarmTime.getTime()])).toEqual(
+      fleet.map((_, i) => [t + i, ends[i]]),
+    );
+    for (const notice of notices) expect(await notificationsOfAlarm(notice.id)).toEqual(['email', 'sms']);
+    expect(recipients()).toEqual(
+      new Map([
+        [fleet[0]!.id, everyone],
+        [fleet[1]!.id, everyone],
+        [fleet[2]!.id, [f.company.admin.id, viewer.id].sort((a, b) => a - b)],
+      ]),
+    );
+    const reset = await ctx.app.db.select().from(alarmState).where(inArray(alarmState.deviceId, ids));
+    expect(reset.filter((s) => s.sensorId === 0).every((s) => s.state.phase === 'normal')).toBe(true);
+  });
+
+  const notificationsOfAlarm = async (alarmId: number) =>
+    (await ctx.app.db.select().from(alarmNotifications).where(eq(alarmNotifications.alarmId, alarmId)))
+      .map((n) => n.channel)
+      .sort();
 });

@@ -1,6 +1,7 @@
 import { type AlarmType, ResolveState } from '@coldchain/contract';
-import { and, eq, inArray, isNull, notInArray } from 'drizzle-orm';
+import { and, eq, inArray, isNull, notInArray, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
+import { plannedOnce } from '../../db/planned-once';
 import { devices } from '../devices/devices.table';
 import type { CommittedEvent } from '../ingest/ingest.service';
 import type { OfflineTransition } from '../telemetry/offline-sweep';
@@ -10,8 +11,11 @@ import { initialState, inSlot } from './alarm-engine';
 import { EVENT_TYPES, slotOf } from './alarm-rules';
 import {
   type DeviceInfo,
+  type ExcursionEnd,
   endExcursions,
   insertAlarm,
+  insertAlarms,
+  type NewAlarm,
   type PendingPush,
   type SavedState,
   type SettingRow,
@@ -56,7 +60,8 @@ export async function evaluateEvent(
   if (event.event === 'powerOn') {
     // Power is back: the power-off alarms of the device end (normalized if nobody took them in hand).
     const settings = await settingsOf(tx, event.companyId, [event.deviceId], 'powerOff');
-    for (const s of settings) await endExcursions(tx, event.companyId, s.id, 0, event.ts, ['powerOff']);
+    const ends = settings.map((s) => ({ settingId: s.id, sensorId: 0, ts: event.ts }));
+    await endExcursions(tx, event.companyId, ends, ['powerOff']);
     return;
   }
   const alarmType = EVENT_TYPES[event.event];
@@ -163,37 +168,42 @@ export async function evaluateOffline(
     settings.map((s) => s.deviceId),
   );
   const dueAt = new Map(transitions.map((t) => [t.id, t.dueAt]));
+  const raised: NewAlarm[] = [];
   for (const setting of settings) {
     const device = known.get(setting.deviceId);
     const at = dueAt.get(setting.deviceId) ?? now.getTime();
     if (!device || !inSlot(slotOf(setting), at)) continue;
     const subject = { deviceName: device.name, deviceSerial: device.serial, sensor: null };
-    const id = await insertAlarm(
-      tx,
-      {
-        setting,
-        device,
-        sensor: null,
-        alarmType: 'offline',
-        level: setting.level,
-        ts: at,
-        excursionStart: at,
-        value: null,
-        content: alarmContent(subject, { alarmType: 'offline' }),
-        raisedAt: now,
-      },
-      pushes,
-    );
-    if (id === null) continue;
-    const state = { ...initialState(), phase: 'alarm' as const, since: at, lastTs: at };
-    await tx
-      .insert(alarmState)
-      .values({ settingId: setting.id, sensorId: 0, companyId, deviceId: device.id, state })
-      .onConflictDoUpdate({
-        target: [alarmState.settingId, alarmState.sensorId],
-        set: { state, updatedAt: new Date() },
-      });
+    raised.push({
+      setting,
+      device,
+      sensor: null,
+      alarmType: 'offline',
+      level: setting.level,
+      ts: at,
+      excursionStart: at,
+      value: null,
+      content: alarmContent(subject, { alarmType: 'offline' }),
+      raisedAt: now,
+    });
   }
+  const ids = await insertAlarms(tx, raised, pushes);
+  // The engine waits for the device's return (evaluateBackOnline) from the alarms written.
+  const states = raised
+    .filter((_, i) => ids[i] !== null)
+    .map((a) => ({
+      setting_id: a.setting.id,
+      device_id: a.device.id,
+      state: { ...initialState(), phase: 'alarm' as const, since: a.ts, lastTs: a.ts },
+    }));
+  if (states.length === 0) return;
+  await tx.execute(
+    plannedOnce(sql`
+    insert into ${alarmState} (setting_id, sensor_id, company_id, device_id, state)
+    select x.setting_id, 0, ${companyId}, x.device_id, x.state
+    from json_to_recordset(${JSON.stringify(states)}::json) as x(setting_id bigint, device_id bigint, state jsonb)
+    on conflict (setting_id, sensor_id) do update set state = excluded.state, updated_at = now()`),
+  );
 }
 
 /**
@@ -211,33 +221,31 @@ export async function evaluateBackOnline(
   now: Date,
 ): Promise<SavedState[]> {
   const reset: SavedState[] = [];
+  const ends: ExcursionEnd[] = [];
+  const notices: NewAlarm[] = [];
   for (const setting of offlineSettings) {
     const saved = context.states.get(stateKey(setting.id, 0));
     if (saved?.state.phase !== 'alarm') continue;
     const device = context.devices.get(saved.deviceId);
     const ts = newestTs.get(saved.deviceId);
     if (!device || ts === undefined) continue;
-    await endExcursions(tx, companyId, setting.id, 0, ts, ['offline']);
-    await insertAlarm(
-      tx,
-      {
-        setting,
-        device,
-        sensor: null,
-        alarmType: 'online',
-        level: setting.level,
-        ts,
-        excursionStart: saved.state.since ?? ts,
-        value: null,
-        content: alarmContent(
-          { deviceName: device.name, deviceSerial: device.serial, sensor: null },
-          { alarmType: 'online' },
-        ),
-        resolveState: ResolveState.Normalized,
-        raisedAt: now,
-      },
-      pushes,
-    );
+    ends.push({ settingId: setting.id, sensorId: 0, ts });
+    notices.push({
+      setting,
+      device,
+      sensor: null,
+      alarmType: 'online',
+      level: setting.level,
+      ts,
+      excursionStart: saved.state.since ?? ts,
+      value: null,
+      content: alarmContent(
+        { deviceName: device.name, deviceSerial: device.serial, sensor: null },
+        { alarmType: 'online' },
+      ),
+      resolveState: ResolveState.Normalized,
+      raisedAt: now,
+    });
     reset.push({
       settingId: setting.id,
       sensorId: 0,
@@ -245,5 +253,9 @@ export async function evaluateBackOnline(
       state: { ...initialState(), lastTs: ts },
     });
   }
+  // Two statements for every device of the batch that came back, not two per device: a fleet
+  // returning after a restart is thousands of them.
+  await endExcursions(tx, companyId, ends, ['offline']);
+  await insertAlarms(tx, notices, pushes);
   return reset;
 }

@@ -81,7 +81,12 @@ export async function evaluateSensor(
         if (id !== null) current = { id, resolveState: ResolveState.Pending };
         latest = null;
       } else if (action.kind === 'clear') {
-        await endExcursions(tx, device.companyId, setting.id, sensor.id, action.ts, VALUE_TYPES);
+        await endExcursions(
+          tx,
+          device.companyId,
+          [{ settingId: setting.id, sensorId: sensor.id, ts: action.ts }],
+          VALUE_TYPES,
+        );
         current = undefined;
       }
     }

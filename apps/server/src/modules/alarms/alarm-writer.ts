@@ -1,6 +1,6 @@
 import type { AlarmType } from '@coldchain/contract';
 import { ResolveState } from '@coldchain/contract';
-import { and, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { queryRows, type Tx } from '../../db/client';
 import { pgArray } from '../../db/pg-array';
 import { plannedOnce } from '../../db/planned-once';
@@ -245,69 +245,167 @@ export function firstFollowUps(alarm: NewAlarm): FollowUpSchedule {
  * setting, sensor, type and start): then nothing happens and null is returned.
  */
 export async function insertAlarm(tx: Tx, alarm: NewAlarm, pushes: PendingPush[]): Promise<number | null> {
-  const sensorKey = alarm.sensor?.id ?? 0;
-  const { device } = alarm;
-  const lateBySeconds = alarm.late
-    ? Math.max(0, Math.round((alarm.raisedAt.getTime() - alarm.ts) / 1000))
-    : null;
-  const row = await writeRecordAndNotify(
-    tx,
-    sql`insert into ${alarmRecords} (company_id, device_id, sensor_id, setting_id, alarm_type, level, alarm_time,
-                                      excursion_start, dedupe_key, content, last_value, peak_value, late_by_seconds,
-                                      resolve_state)
-        values (${device.companyId}, ${device.id}, ${alarm.sensor?.id ?? null}, ${alarm.setting.id}, ${alarm.alarmType},
-                ${alarm.level}, ${new Date(alarm.ts).toISOString()}, ${new Date(alarm.excursionStart).toISOString()},
-                ${`${alarm.setting.id}:${sensorKey}:${alarm.alarmType}:${alarm.excursionStart}`},
-                ${JSON.stringify(alarm.content)}::jsonb, ${alarm.value}, ${alarm.peak ?? alarm.value},
-                ${lateBySeconds}::integer, ${alarm.resolveState ?? ResolveState.Pending})
-        on conflict (dedupe_key) do nothing`,
-    alarm.setting,
-    device,
-    firstFollowUps(alarm),
-  );
-  if (!row) return null;
-  const id = Number(row.id);
-  pushes.push({
-    companyId: device.companyId,
-    deviceId: device.id,
-    userIds: row.recipientIds,
-    message: liveAlarmMessage(device, alarm.sensor, alarm.alarmType, alarm.ts, alarm.content, {
-      alarmId: id,
-      level: alarm.level,
-      count: 1,
-      lateBySeconds,
-    }),
+  const [id] = await insertAlarms(tx, [alarm], pushes);
+  return id ?? null;
+}
+
+/** What the insert returns per record written: its id, and who may see its device. */
+interface InsertedRecord {
+  dedupe_key: string;
+  id: number | string;
+  recipients: (number | string)[] | string;
+}
+
+const dedupeKeyOf = (alarm: NewAlarm) =>
+  `${alarm.setting.id}:${alarm.sensor?.id ?? 0}:${alarm.alarmType}:${alarm.excursionStart}`;
+
+/**
+ * Inserts one company's new alarms in one statement: the records, each one's first notification
+ * round (one outbox row per notifier x channel, for notifiers still in the company) and its
+ * reminder schedule, and who may see each device, for the live messages. An alarm whose excursion
+ * already has a record (same setting, sensor, type and start) is skipped. Returns each alarm's new
+ * id, or null where skipped, in the order given. One statement for a fleet coming back online,
+ * not one per device: on the embedded database each statement waits its turn behind every other.
+ */
+export async function insertAlarms(
+  tx: Tx,
+  alarms: NewAlarm[],
+  pushes: PendingPush[],
+): Promise<(number | null)[]> {
+  if (alarms.length === 0) return [];
+  const companyId = alarms[0]!.device.companyId;
+  if (alarms.some((a) => a.device.companyId !== companyId))
+    throw new Error('insertAlarms: alarms of one company at a time');
+  const keys = alarms.map(dedupeKeyOf);
+  // The same excursion twice in one call is one alarm: the first is written, the rest are skipped.
+  const firstOfKey = new Map<string, number>();
+  keys.forEach((key, i) => {
+    if (!firstOfKey.has(key)) firstOfKey.set(key, i);
   });
-  return id;
+  const rows = [...firstOfKey.values()].map((i) => {
+    const alarm = alarms[i]!;
+    const followUps = firstFollowUps(alarm);
+    return {
+      device_id: alarm.device.id,
+      sensor_id: alarm.sensor?.id ?? null,
+      setting_id: alarm.setting.id,
+      alarm_type: alarm.alarmType,
+      level: alarm.level,
+      alarm_time: new Date(alarm.ts).toISOString(),
+      excursion_start: new Date(alarm.excursionStart).toISOString(),
+      dedupe_key: keys[i],
+      content: alarm.content,
+      last_value: alarm.value,
+      peak_value: alarm.peak ?? alarm.value,
+      late_by_seconds: lateBySecondsOf(alarm),
+      resolve_state: alarm.resolveState ?? ResolveState.Pending,
+      notifier_ids: alarm.setting.notifierIds,
+      channels: alarm.setting.channels,
+      repeat_at: iso(followUps.nextRepeatAt),
+      escalate_at: iso(followUps.nextEscalateAt),
+    };
+  });
+  const written = await queryRows<InsertedRecord>(
+    tx,
+    plannedOnce(sql`
+    with src as (
+      select * from json_to_recordset(${JSON.stringify(rows)}::json) as x(
+        device_id bigint, sensor_id bigint, setting_id bigint, alarm_type text, level smallint,
+        alarm_time timestamptz, excursion_start timestamptz, dedupe_key text, content jsonb,
+        last_value float8, peak_value float8, late_by_seconds integer, resolve_state smallint,
+        notifier_ids bigint[], channels text[], repeat_at timestamptz, escalate_at timestamptz)
+    ), rec as (
+      insert into ${alarmRecords} (company_id, device_id, sensor_id, setting_id, alarm_type, level, alarm_time,
+                                   excursion_start, dedupe_key, content, last_value, peak_value, late_by_seconds,
+                                   resolve_state)
+      select ${companyId}, device_id, sensor_id, setting_id, alarm_type, level, alarm_time, excursion_start,
+             dedupe_key, content, last_value, peak_value, late_by_seconds, resolve_state
+      from src
+      on conflict (dedupe_key) do nothing
+      returning id, dedupe_key, device_id, count, level
+    ), notified as (
+      insert into ${alarmNotifications} (company_id, alarm_id, user_id, channel, sequence, level)
+      select ${companyId}, rec.id, m.user_id, ch.channel, rec.count, rec.level
+      from rec
+      join src on src.dedupe_key = rec.dedupe_key
+      join ${companyMembers} m on m.company_id = ${companyId} and m.user_id = any(src.notifier_ids)
+      cross join unnest(src.channels) as ch(channel)
+      returning 1
+    ), scheduled as (
+      insert into ${alarmFollowUps} (alarm_id, company_id, next_repeat_at, next_escalate_at)
+      select rec.id, ${companyId}, src.repeat_at, src.escalate_at
+      from rec join src on src.dedupe_key = rec.dedupe_key
+      where src.repeat_at is not null or src.escalate_at is not null
+      on conflict (alarm_id) do nothing
+      returning 1
+    )
+    select rec.dedupe_key, rec.id,
+           (select coalesce(json_agg(v.user_id), '[]'::json)
+            from (${usersWhoMaySeeDeviceQuery(companyId, sql`rec.device_id`)}) v) as recipients
+    from rec`),
+  );
+  const byKey = new Map(written.map((r) => [r.dedupe_key, r]));
+  return alarms.map((alarm, i) => {
+    const row = firstOfKey.get(keys[i]!) === i ? byKey.get(keys[i]!) : undefined;
+    if (!row) return null;
+    const id = Number(row.id);
+    pushes.push({
+      companyId,
+      deviceId: alarm.device.id,
+      userIds: parsed(row.recipients).map(Number),
+      message: liveAlarmMessage(alarm.device, alarm.sensor, alarm.alarmType, alarm.ts, alarm.content, {
+        alarmId: id,
+        level: alarm.level,
+        count: 1,
+        lateBySeconds: lateBySecondsOf(alarm),
+      }),
+    });
+    return id;
+  });
+}
+
+function lateBySecondsOf(alarm: NewAlarm): number | null {
+  return alarm.late ? Math.max(0, Math.round((alarm.raisedAt.getTime() - alarm.ts) / 1000)) : null;
+}
+
+/** One excursion to end: of a setting on a sensor (0 = device level), at an instant. */
+export interface ExcursionEnd {
+  settingId: number;
+  sensorId: number;
+  ts: number;
 }
 
 /**
- * Ends the open excursions of a setting on a sensor (0 = device level): the end time is set, and
- * an alarm nobody took in hand becomes "normalized"; one in hand keeps its state for its resolver.
+ * Ends the open excursions of settings on sensors (0 = device level), in one statement: the end
+ * time is set, and an alarm nobody took in hand becomes "normalized"; one in hand keeps its state
+ * for its resolver. Found through the open-alarm index by setting, not among all of the company's.
  */
 export async function endExcursions(
   tx: Tx,
   companyId: number,
-  settingId: number,
-  sensorId: number,
-  ts: number,
-  alarmTypes?: AlarmType[],
+  ends: ExcursionEnd[],
+  alarmTypes: AlarmType[],
 ) {
-  await tx
-    .update(alarmRecords)
-    .set({
-      endTime: new Date(ts),
-      resolveState: sql`case when ${alarmRecords.resolveState} = ${ResolveState.Pending} then ${ResolveState.Normalized} else ${alarmRecords.resolveState} end`,
-    })
-    .where(
-      and(
-        eq(alarmRecords.companyId, companyId),
-        eq(alarmRecords.settingId, settingId),
-        sensorId === 0 ? isNull(alarmRecords.sensorId) : eq(alarmRecords.sensorId, sensorId),
-        isNull(alarmRecords.endTime),
-        alarmTypes ? inArray(alarmRecords.alarmType, alarmTypes) : undefined,
-      ),
-    );
+  // A second end of the same excursion finds it ended already: the first one given wins.
+  const firsts = new Map<string, ExcursionEnd>();
+  for (const e of ends)
+    if (!firsts.has(`${e.settingId}:${e.sensorId}`)) firsts.set(`${e.settingId}:${e.sensorId}`, e);
+  ends = [...firsts.values()];
+  if (ends.length === 0) return;
+  await tx.execute(
+    plannedOnce(sql`
+    update ${alarmRecords} r
+    set end_time = e.end_time,
+        resolve_state = case when r.resolve_state = ${ResolveState.Pending} then ${ResolveState.Normalized}
+                             else r.resolve_state end
+    from unnest(${pgArray(ends.map((e) => e.settingId))}::bigint[],
+                ${pgArray(ends.map((e) => e.sensorId))}::bigint[],
+                ${pgArray(ends.map((e) => new Date(e.ts).toISOString()))}::timestamptz[])
+         as e(setting_id, sensor_id, end_time)
+    where r.setting_id = e.setting_id and coalesce(r.sensor_id, 0) = e.sensor_id
+      and r.end_time is null and r.company_id = ${companyId}
+      and r.alarm_type = any(${pgArray(alarmTypes)}::text[])`),
+  );
 }
 
 /**

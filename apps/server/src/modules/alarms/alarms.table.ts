@@ -1,4 +1,5 @@
 import type { AlarmChannel, AlarmEndReason, TimePeriod } from '@coldchain/contract';
+import { sql } from 'drizzle-orm';
 import {
   bigint,
   bigserial,
@@ -153,6 +154,9 @@ export const alarmRecords = pgTable(
     uniqueIndex('alarm_records_dedupe_key').on(t.dedupeKey),
     index('alarm_records_company_time_idx').on(t.companyId, t.alarmTime),
     index('alarm_records_company_device_idx').on(t.companyId, t.deviceId),
+    // Open excursions of a setting: every clear, power-on and return online ends them by setting,
+    // which the company-wide indexes answered by reading all of the company's alarms.
+    index('alarm_records_open_idx').on(t.settingId, t.sensorId).where(sql`${t.endTime} is null`),
   ],
 );
 

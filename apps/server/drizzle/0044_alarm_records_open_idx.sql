@@ -1,0 +1,1 @@
+CREATE INDEX "alarm_records_open_idx" ON "alarm_records" USING btree ("setting_id","sensor_id") WHERE "alarm_records"."end_time" is null;
