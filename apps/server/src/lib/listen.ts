@@ -3,12 +3,16 @@ import { createServer, type Server } from 'node:net';
 /** Raised when a configured port cannot be used; its message names the setting to change. */
 export class PortInUseError extends Error {}
 
-/** Listens on `port`; a taken or forbidden port becomes a message naming `setting`, not a stack trace. */
+/**
+ * Listens on `port`; a taken or forbidden port becomes a message naming `setting`, not a stack
+ * trace. `backlog`: connections the kernel holds before they are accepted (Node's default 511).
+ */
 export function listenOrExplain(
   server: Server,
   port: number,
   host: string,
   setting: string,
+  backlog?: number,
 ): Promise<number> {
   return new Promise((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException) => {
@@ -22,7 +26,7 @@ export function listenOrExplain(
       } else reject(error);
     };
     server.once('error', onError);
-    server.listen(port, host, () => {
+    server.listen({ port, host, backlog }, () => {
       server.off('error', onError);
       const address = server.address();
       resolve(typeof address === 'object' && address ? address.port : port);

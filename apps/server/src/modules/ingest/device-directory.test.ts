@@ -47,6 +47,41 @@ describe('device directory (ingest look-ups of serials)', () => {
     expect(await dir.authenticate(fleet[0]!.serial, 'wrong')).toBeNull();
   });
 
+  it('serials asked for while a read is in flight (a fleet reconnecting over seconds) wait for it and go in one read together', async () => {
+    const company = await buildCompany(ctx.app.db);
+    const fleet = await Promise.all([1, 2, 3, 4].map(() => buildDevice(ctx.app.db, company.id)));
+    const dir = directory();
+    type Read = (serials: string[]) => Promise<Map<string, unknown>>;
+    const target = dir as unknown as { read: Read };
+    const original = target.read.bind(dir);
+    let release!: () => void;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    const reads = vi.spyOn(target, 'read').mockImplementation(async (serials) => {
+      // The first read is slow, as behind a write of the embedded database.
+      if (reads.mock.calls.length === 1) await gate;
+      return original(serials);
+    });
+    const first = dir.find(fleet[0]!.serial);
+    await new Promise((r) => setImmediate(r));
+    expect(reads).toHaveBeenCalledTimes(1);
+    // The others arrive each in a turn of its own while the first read waits.
+    const later: Promise<unknown>[] = [];
+    for (const device of fleet.slice(1)) {
+      later.push(dir.find(device.serial));
+      await new Promise((r) => setImmediate(r));
+    }
+    expect(reads).toHaveBeenCalledTimes(1);
+    release();
+    const found = await Promise.all([first, ...later]);
+    expect(found.map((d) => (d as { id: number } | null)?.id)).toEqual(fleet.map((d) => Number(d.id)));
+    expect(reads.mock.calls.map(([serials]) => serials)).toEqual([
+      [fleet[0]!.serial],
+      fleet.slice(1).map((d) => d.serial),
+    ]);
+  });
+
   it('a disposed device (state 6) is not found', async () => {
     const company = await buildCompany(ctx.app.db);
     const device = await buildDevice(ctx.app.db, company.id);
