@@ -2,9 +2,12 @@ import { createServer, type Server, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { Aedes, type AedesOptions } from 'aedes';
 import { listenOrExplain } from '../../lib/listen';
+import type { ConnectionAdmission } from './connection-admission';
 import { DeviceRateLimiter } from './device-rate-limit';
 import { frontDeviceSocket } from './mqtt-front';
 
+/** Connections the kernel may hold for the broker before it accepts them (see listen below). */
+const MQTT_LISTEN_BACKLOG = 16_384;
 /** True when `serial` is a bound device whose current key is `key`. */
 export type DeviceAuthenticator = (serial: string, key: string) => Promise<boolean>;
 
@@ -12,6 +15,8 @@ export interface BrokerHooks {
   authenticate: DeviceAuthenticator;
   /** Largest MQTT packet accepted; a larger one closes the connection (MQTT_MAX_PACKET_BYTES). */
   maxPacketBytes?: number;
+  /** Paces CONNACKs to what ingest absorbs (a fleet back after a restart); none: at once. */
+  admission?: Pick<ConnectionAdmission, 'admit'>;
   /** Successful connections a device may make a minute (DEVICE_CONNECTS_PER_MINUTE). */
   connectsPerMinute?: number;
   /** Told when a connection is closed for a packet over the limit (logged by the caller). */
@@ -72,7 +77,9 @@ export async function startEmbeddedBroker(
               refusal('too many connections a minute (DEVICE_CONNECTS_PER_MINUTE)', SERVER_UNAVAILABLE),
               false,
             );
-          done(null, true);
+          if (!hooks.admission) return done(null, true);
+          // Held until ingest can take what the device brings (connection-admission.ts).
+          hooks.admission.admit().then(() => done(null, true));
         },
         () => done(refusal('authentication unavailable'), false),
       );
@@ -94,7 +101,11 @@ export async function startEmbeddedBroker(
   });
   let actualPort: number;
   try {
-    actualPort = await listenOrExplain(server, port, host, 'MQTT_PORT');
+    // A restart brings the whole fleet back at once. Node's default queue of 511 connections not
+    // yet accepted overflowed: the kernel dropped the rest of the handshakes, and those devices
+    // waited 1, 3, 7, 15 s to try again (10 000 devices back 46 s after a restart, the database
+    // idle for 26 s of it). The kernel caps this at net.core.somaxconn (docs/operations.md).
+    actualPort = await listenOrExplain(server, port, host, 'MQTT_PORT', MQTT_LISTEN_BACKLOG);
   } catch (error) {
     await new Promise<void>((resolve) => broker.close(() => resolve()));
     throw error;

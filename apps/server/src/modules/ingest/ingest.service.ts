@@ -73,6 +73,7 @@ export class IngestService {
   /** Batches committed whose messages are not answered yet. */
   private settling = 0;
   private readonly listeners = new Set<CommittedListener>();
+  private readonly writtenListeners = new Set<() => void>();
   /** Told each committed transaction's messages and newly stored readings (modules/system/metrics.ts). */
   observeBatch: (messages: number, stored: number) => void = () => {};
   private readonly eventListeners = new Set<EventListener>();
@@ -235,6 +236,7 @@ export class IngestService {
       this.decayBusy(now);
       this.decayedBusyMs += now - started;
       this.writeStartedAt = null;
+      for (const listener of this.writtenListeners) listener();
     }
     return () => {
       for (const answer of answers) answer();
@@ -297,6 +299,22 @@ export class IngestService {
   onEvent(listener: EventListener): () => void {
     this.eventListeners.add(listener);
     return () => this.eventListeners.delete(listener);
+  }
+
+  /** Milliseconds the oldest message not yet in a transaction has waited; 0 when none waits. */
+  oldestWaitMs(): number {
+    return this.queue.length === 0 ? 0 : Math.max(0, Date.now() - this.queue[0]!.at);
+  }
+
+  /** No transaction in flight and no message waiting. */
+  isIdle(): boolean {
+    return !this.writing && this.queue.length === 0;
+  }
+
+  /** Tells `listener` after each batch's transaction (written or not); returns the unsubscribe. */
+  onBatchWritten(listener: () => void): () => void {
+    this.writtenListeners.add(listener);
+    return () => this.writtenListeners.delete(listener);
   }
 
   /** Listens for committed readings; returns a function that stops listening. */
