@@ -123,9 +123,18 @@ describe('device-level alarms: repeated events and the offline stamp', () => {
       new Map(publish.mock.calls.map(([to]) => [to.deviceId, [...to.userIds].sort((a, b) => a - b)]));
 
     const t = Date.now() - 600_000;
-    await ctx.app.alarms.onOffline(
-      fleet.map((d, i) => ({ id: d.id, companyId: f.company.id, serial: d.serial, dueAt: t + i })),
-    );
+    // Judged two devices a transaction, each part queued on its own (ingest batches go between).
+    const parts = vi.spyOn(ctx.app.alarms as unknown as { enqueue: () => Promise<void> }, 'enqueue');
+    ctx.app.alarms.offlinePerTransaction = 2;
+    try {
+      await ctx.app.alarms.onOffline(
+        fleet.map((d, i) => ({ id: d.id, companyId: f.company.id, serial: d.serial, dueAt: t + i })),
+      );
+    } finally {
+      ctx.app.alarms.offlinePerTransaction = 500;
+    }
+    expect(parts).toHaveBeenCalledTimes(2);
+    parts.mockRestore();
     const ids = fleet.map((d) => d.id);
     const offline = await ctx.app.db
       .select()
