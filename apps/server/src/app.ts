@@ -36,6 +36,7 @@ import { fileRoutes } from './modules/files/files.routes';
 import { openFileStore } from './modules/files/store/open-store';
 import type { FileStore } from './modules/files/store/store';
 import { groupRoutes } from './modules/groups/groups.routes';
+import { ConnectionAdmission } from './modules/ingest/connection-admission';
 import { DeviceDirectory } from './modules/ingest/device-directory';
 import { httpIngestRoutes } from './modules/ingest/http-ingest.routes';
 import { IngestService } from './modules/ingest/ingest.service';
@@ -93,6 +94,8 @@ declare module 'fastify' {
     hub: LiveHub;
     deviceDirectory: DeviceDirectory;
     ingest: IngestService;
+    /** Paces the embedded broker's CONNACKs to what ingest absorbs (ingest/connection-admission.ts). */
+    admission: ConnectionAdmission;
     alarms: AlarmEvaluator;
     /** Reminders and escalation of open alarms on the server's clock; server.ts starts it (tests call `runDue`). */
     alarmFollowUps: AlarmFollowUps;
@@ -160,6 +163,8 @@ export async function buildApp({
   app.decorate('answers', new AnswerCache(database.changes));
   app.decorate('deviceDirectory', new DeviceDirectory(database.db));
   app.decorate('ingest', new IngestService(database.db, config.deviceLimits));
+  app.decorate('admission', new ConnectionAdmission(app.ingest));
+  app.addHook('onClose', async () => app.admission.close());
   app.decorate('parameters', new ParameterService(database.db, config.parameterTimeoutMs, app.log));
   // The alarm engine listens to ingest from the start, so every app (tests included) alarms;
   // server.ts also feeds it the offline sweep's transitions.

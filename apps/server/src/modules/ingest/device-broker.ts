@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import { onDeviceChanged } from '../devices/devices.service';
-import { ConnectionAdmission } from './connection-admission';
 import type { DeviceLimits } from './device-limits';
 import { type EmbeddedBroker, startEmbeddedBroker } from './embedded-broker';
 import { authorizeDevicePublish, authorizeDeviceSubscribe } from './mqtt-hooks';
@@ -17,10 +16,9 @@ export async function startDeviceBroker(
   limits: Pick<DeviceLimits, 'maxPacketBytes' | 'connectsPerMinute'> = app.ingest.limits,
 ): Promise<EmbeddedBroker> {
   let broker: EmbeddedBroker | undefined;
-  const admission = new ConnectionAdmission(app.ingest);
   broker = await startEmbeddedBroker(port, host, {
     authenticate: async (serial, key) => (await app.deviceDirectory.authenticate(serial, key)) !== null,
-    admission,
+    admission: app.admission,
     maxPacketBytes: limits.maxPacketBytes,
     connectsPerMinute: limits.connectsPerMinute,
     onOversizedPacket: (serial, bytes) =>
@@ -54,7 +52,6 @@ export async function startDeviceBroker(
     close: async () => {
       stopListening();
       detachParameters();
-      admission.close();
       await close();
     },
   };

@@ -18,6 +18,7 @@ function sourcesOf(app: FastifyInstance): MetricSources {
   const pool = app.database.kind === 'postgres' ? (client as PgPoolCounts | undefined) : undefined;
   return {
     socketCount: () => app.hub.socketCount(),
+    connectsWaiting: () => app.admission.queued,
     jobQueue: async () => {
       try {
         const [row] = await queryRows<{ depth: number; oldest: number | null }>(

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { useTestApp } from '../../test/build-app';
 import { buildCompany, buildDevice, login } from '../../test/factories';
 import { raiseAlarm } from '../delivery/delivery-test-support';
@@ -12,6 +12,7 @@ const METRIC_NAMES = [
   'coldchain_alarm_judging_seconds',
   'coldchain_alarm_deliveries_total',
   'coldchain_live_sockets',
+  'coldchain_mqtt_connects_waiting',
   'coldchain_job_queue_depth',
   'coldchain_job_queue_oldest_age_seconds',
   'coldchain_db_pool_connections',
@@ -67,6 +68,7 @@ describe('/metrics with METRICS_TOKEN', () => {
     // The embedded database: one connection, documented as such.
     expect(sample(response.body, 'coldchain_db_pool_connections{state="total"}')).toBe(1);
     expect(sample(response.body, 'coldchain_live_sockets')).toBe(0);
+    expect(sample(response.body, 'coldchain_mqtt_connects_waiting')).toBe(0);
     expect(sample(response.body, 'coldchain_job_queue_depth')).toBe(0);
   });
 
@@ -122,6 +124,24 @@ describe('/metrics: jobs and alarm deliveries', () => {
       .find((l) => l.startsWith('coldchain_alarm_deliveries_total{') && l.includes('channel="sms"'));
     expect(line).toMatch(/outcome="not configured"/);
     expect(Number(line?.split(' ').at(-1))).toBeGreaterThanOrEqual(1);
+  });
+
+  it('counts the devices whose CONNACK is held while ingest is behind', async () => {
+    // Ingest looks behind (a message waiting 10 s): nobody is admitted.
+    const behind = vi.spyOn(ctx.app.ingest, 'oldestWaitMs').mockReturnValue(10_000);
+    const held = [ctx.app.admission.admit(), ctx.app.admission.admit(), ctx.app.admission.admit()];
+    try {
+      expect(sample((await scrape(ctx.app, `Bearer ${TOKEN}`)).body, 'coldchain_mqtt_connects_waiting')).toBe(
+        3,
+      );
+    } finally {
+      behind.mockRestore();
+    }
+    // Caught up and idle: the allowance comes back and they are let in.
+    await Promise.all(held);
+    expect(sample((await scrape(ctx.app, `Bearer ${TOKEN}`)).body, 'coldchain_mqtt_connects_waiting')).toBe(
+      0,
+    );
   });
 
   it('counts the bound live sockets of this instance when scraped', async () => {

@@ -8,6 +8,8 @@ export interface MetricSources {
   socketCount(): number;
   /** Queued jobs that are due, and how long the oldest of them has waited (s); null if unknown. */
   jobQueue(): Promise<{ depth: number; oldestAgeSeconds: number } | null>;
+  /** Devices whose CONNACK the embedded broker holds until ingest catches up. */
+  connectsWaiting(): number;
   /** node-postgres pool counts; null on the embedded database (one connection). */
   pool(): { total: number; idle: number; waiting: number } | null;
 }
@@ -53,6 +55,14 @@ export function createPlatformMetrics(sources: MetricSources, { processMetrics =
     registers,
     collect() {
       this.set(sources.socketCount());
+    },
+  });
+  new Gauge({
+    name: 'coldchain_mqtt_connects_waiting',
+    help: 'Devices whose CONNACK the embedded broker holds until ingest has caught up (a fleet back after a restart).',
+    registers,
+    collect() {
+      this.set(sources.connectsWaiting());
     },
   });
   // Both queue gauges are collected concurrently in one scrape: they share one query.
