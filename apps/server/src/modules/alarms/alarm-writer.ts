@@ -1,6 +1,6 @@
 import type { AlarmType } from '@coldchain/contract';
 import { ResolveState } from '@coldchain/contract';
-import { and, eq, type SQL, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { queryRows, type Tx } from '../../db/client';
 import { pgArray } from '../../db/pg-array';
 import { plannedOnce } from '../../db/planned-once';
@@ -112,55 +112,11 @@ const iso = (d: Date | null) => (d === null ? null : d.toISOString());
 const parsed = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value);
 
 /**
- * Runs a statement that writes one alarm record (`returning` its id, count, level, type and
- * content) and, in the same statement, queues the notification round it starts: one outbox row
- * per notifier x channel, for notifiers still in the company. It also answers who may see the
- * device, so the live message needs no further query. One round trip: on the embedded database
- * each one waits its turn behind every other statement.
- */
-async function writeRecordAndNotify(
-  tx: Tx,
-  record: SQL,
-  audience: Audience,
-  device: DeviceInfo,
-  followUps: FollowUpSchedule = NO_FOLLOW_UP,
-): Promise<(WrittenRecord & { recipientIds: number[] }) | null> {
-  const repeatAt = iso(followUps.nextRepeatAt);
-  const escalateAt = iso(followUps.nextEscalateAt);
-  const [row] = await queryRows<WrittenRecord>(
-    tx,
-    plannedOnce(sql`
-    with rec as (${record} returning id, count, level, alarm_type, alarm_time, content, late_by_seconds),
-    notified as (
-      insert into ${alarmNotifications} (company_id, alarm_id, user_id, channel, sequence, level)
-      select ${device.companyId}, rec.id, m.user_id, ch.channel, rec.count, rec.level
-      from rec
-      join ${companyMembers} m on m.company_id = ${device.companyId}
-                             and m.user_id = any(${pgArray(audience.notifierIds)}::bigint[])
-      cross join unnest(${pgArray(audience.channels)}::text[]) as ch(channel)
-      returning 1
-    ),
-    scheduled as (
-      insert into ${alarmFollowUps} (alarm_id, company_id, next_repeat_at, next_escalate_at)
-      select rec.id, ${device.companyId}, ${repeatAt}::timestamptz, ${escalateAt}::timestamptz
-      from rec
-      where ${repeatAt}::timestamptz is not null or ${escalateAt}::timestamptz is not null
-      on conflict (alarm_id) do nothing
-      returning 1
-    )
-    select rec.id, rec.count, rec.level, rec.alarm_type, rec.alarm_time, rec.content, rec.late_by_seconds,
-           (select coalesce(json_agg(v.user_id), '[]'::json)
-            from (${usersWhoMaySeeDeviceQuery(device.companyId, device.id)}) v) as recipients
-    from rec`),
-  );
-  if (!row) return null;
-  return { ...row, recipientIds: parsed(row.recipients).map(Number) };
-}
-
-/**
  * A reminder (a new notification round: `count` = its sequence) or an escalation (a higher level
  * within the current round, to that level's audience) of an open alarm: the record, its outbox
  * rows and its live message. The live message carries the alarm's own time: it is the same alarm.
+ * One statement updates the record, queues the round (one outbox row per notifier x channel, for
+ * notifiers still in the company) and answers who may see the device, for the live message.
  */
 export async function notifyAgain(
   tx: Tx,
@@ -172,17 +128,31 @@ export async function notifyAgain(
   pushes: PendingPush[],
 ): Promise<void> {
   const set = 'count' in change ? sql`count = ${change.count}` : sql`level = ${change.level}`;
-  const row = await writeRecordAndNotify(
+  const [row] = await queryRows<WrittenRecord>(
     tx,
-    sql`update ${alarmRecords} set ${set} where company_id = ${device.companyId} and id = ${alarmId}`,
-    audience,
-    device,
+    plannedOnce(sql`
+    with rec as (
+      update ${alarmRecords} set ${set} where company_id = ${device.companyId} and id = ${alarmId}
+      returning id, count, level, alarm_type, alarm_time, content, late_by_seconds
+    ), notified as (
+      insert into ${alarmNotifications} (company_id, alarm_id, user_id, channel, sequence, level)
+      select ${device.companyId}, rec.id, m.user_id, ch.channel, rec.count, rec.level
+      from rec
+      join ${companyMembers} m on m.company_id = ${device.companyId}
+                             and m.user_id = any(${pgArray(audience.notifierIds)}::bigint[])
+      cross join unnest(${pgArray(audience.channels)}::text[]) as ch(channel)
+      returning 1
+    )
+    select rec.id, rec.count, rec.level, rec.alarm_type, rec.alarm_time, rec.content, rec.late_by_seconds,
+           (select coalesce(json_agg(v.user_id), '[]'::json)
+            from (${usersWhoMaySeeDeviceQuery(device.companyId, device.id)}) v) as recipients
+    from rec`),
   );
   if (!row) return;
   pushes.push({
     companyId: device.companyId,
     deviceId: device.id,
-    userIds: row.recipientIds,
+    userIds: parsed(row.recipients).map(Number),
     message: liveAlarmMessage(
       device,
       sensor,
@@ -388,8 +358,10 @@ export async function endExcursions(
 ) {
   // A second end of the same excursion finds it ended already: the first one given wins.
   const firsts = new Map<string, ExcursionEnd>();
-  for (const e of ends)
-    if (!firsts.has(`${e.settingId}:${e.sensorId}`)) firsts.set(`${e.settingId}:${e.sensorId}`, e);
+  for (const e of ends) {
+    const key = `${e.settingId}:${e.sensorId}`;
+    if (!firsts.has(key)) firsts.set(key, e);
+  }
   ends = [...firsts.values()];
   if (ends.length === 0) return;
   await tx.execute(
