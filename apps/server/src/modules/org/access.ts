@@ -148,10 +148,10 @@ export async function usersWhoMaySeeDevice(
 
 /**
  * The same as a subquery of one column, `user_id`, so a statement that raises an alarm can also
- * answer who receives it (one round trip instead of two). The device may be a column of the outer
- * statement (`sql\`rec.device_id\``): one answer per alarm of a batch.
+ * answer who receives it (one round trip instead of two). The company and device may be columns
+ * of the outer statement (`sql\`rec.device_id\``): one answer per alarm or reminder of a batch.
  */
-export function usersWhoMaySeeDeviceQuery(companyId: number, deviceId: number | SQL): SQL {
+export function usersWhoMaySeeDeviceQuery(companyId: number | SQL, deviceId: number | SQL): SQL {
   return sql`
     SELECT m.user_id FROM ${companyMembers} m
     WHERE m.company_id = ${companyId} AND (

@@ -1,4 +1,5 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test/build-app';
 import { addMember, buildCompany, buildDevice, buildUser } from '../../test/factories';
@@ -133,5 +134,76 @@ describe('reminders as notices', () => {
     expect(
       (await noticesOf(low.id, low.admin.id)).filter((n) => n.kind === 'reminder.lowCredit'),
     ).toHaveLength(2);
+  });
+
+  it('sends the reminders of a whole fleet in a few statements, each once, to the right people', async () => {
+    // 230 devices with too few alarm recipients (more than one statement's worth) and, in another
+    // company, a device whose reminder goes to the people who may see it.
+    const fleet = await buildCompany(ctx.app.db);
+    const built = await Promise.all(
+      Array.from({ length: 230 }, (_, i) => buildDevice(ctx.app.db, fleet.id, { name: `Fridge ${i}` })),
+    );
+    await ctx.app.db.insert(alarmSettings).values(
+      built.map((d): typeof alarmSettings.$inferInsert => ({
+        companyId: fleet.id,
+        carrier: 'sensor',
+        targetId: d.sensors[0]!.id,
+        deviceId: Number(d.id),
+        sensorId: d.sensors[0]!.id,
+        level: 1,
+        alarmType: 'overLimit',
+        min: 2,
+        max: 8,
+        repeat: 1,
+        channels: ['email'],
+        notifierIds: [fleet.admin.id],
+      })),
+    );
+    const other = await buildCompany(ctx.app.db);
+    const expiring = await buildDevice(ctx.app.db, other.id, { name: 'Cold room "B", left' });
+    const now = new Date();
+    await ctx.app.db
+      .update(devices)
+      .set({ expireTime: new Date(now.getTime() + 3 * DAY) })
+      .where(eq(devices.id, Number(expiring.id)));
+
+    const dialect = new PgDialect();
+    const claims: string[] = [];
+    const execute = ctx.app.db.execute;
+    ctx.app.db.execute = ((query: SQL) => {
+      const text = dialect.sqlToQuery(query).sql;
+      if (text.includes('reminders_sent')) claims.push(text);
+      return execute.call(ctx.app.db, query);
+    }) as typeof ctx.app.db.execute;
+    try {
+      expect(await runReminderSweep(ctx.app.db, now)).toBeGreaterThanOrEqual(231);
+    } finally {
+      ctx.app.db.execute = execute;
+    }
+    // Every reminder of the sweep in statements of 200 (other tests' companies may add a few).
+    expect(claims.length).toBeGreaterThanOrEqual(2);
+    expect(claims.length).toBeLessThanOrEqual(4);
+
+    const fleetNotices = (await noticesOf(fleet.id, fleet.admin.id)).filter(
+      (n) => n.kind === 'reminder.fewAlarmSetters',
+    );
+    expect(fleetNotices).toHaveLength(230);
+    expect(new Set(fleetNotices.map((n) => n.content.en)).size).toBe(230);
+    const expiry = (await noticesOf(other.id, other.admin.id)).filter(
+      (n) => n.kind === 'reminder.deviceExpiry',
+    );
+    expect(expiry.map((n) => n.content.en)).toEqual([
+      expect.stringContaining(`Cold room "B", left (${expiring.serial})`),
+    ]);
+    expect(expiry[0]!.title.cn).toBe('设备服务即将到期');
+
+    // Sent once: a second sweep finds every key claimed.
+    await runReminderSweep(ctx.app.db, now);
+    expect(
+      (await noticesOf(fleet.id, fleet.admin.id)).filter((n) => n.kind === 'reminder.fewAlarmSetters'),
+    ).toHaveLength(230);
+    expect(
+      (await noticesOf(other.id, other.admin.id)).filter((n) => n.kind === 'reminder.deviceExpiry'),
+    ).toHaveLength(1);
   });
 });
