@@ -2,7 +2,6 @@ import { sql } from 'drizzle-orm';
 import { type Db, queryRows } from '../../db/client';
 import { calibrationsDue } from '../calibration/calibration-reminders';
 import { companyMembers } from '../companies/companies.table';
-import { creditBalance } from '../delivery/credits.service';
 import { missedPatrols } from '../equipment/equipment-patrol-reminders';
 import type { SweepGate } from '../jobs/sweep-slots';
 import { notices } from '../notices/notices.table';
@@ -174,28 +173,21 @@ async function devicesWithFewSetters(db: Db): Promise<Reminder[]> {
 }
 
 async function lowCredit(db: Db, now: Date): Promise<Reminder[]> {
-  const rows = await queryRows<{ company_id: string | number }>(
+  // Zero is told by the delivery worker when a message is held back; this is the early warning.
+  const rows = await queryRows<{ company_id: string | number; balance: number }>(
     db,
-    sql`select company_id from company_credits`,
+    sql`select company_id, balance from company_credits where balance > 0 and balance < ${LOW_CREDIT_THRESHOLD}`,
   );
-  const reminders: Reminder[] = [];
-  for (const row of rows) {
-    const companyId = Number(row.company_id);
-    const balance = await creditBalance(db, companyId);
-    // Zero is told by the delivery worker when a message is held back; this is the early warning.
-    if (balance <= 0 || balance >= LOW_CREDIT_THRESHOLD) continue;
-    reminders.push({
-      companyId,
-      key: `lowCredit:${dateOf(now)}`,
-      kind: 'reminder.lowCredit',
-      title: { en: 'Message credit is low', cn: '消息余额不足' },
-      content: {
-        en: `Only ${balance} message credits are left. Top up so that SMS, phone call and e-mail alarms keep going out.`,
-        cn: `消息余额仅剩 ${balance}，请及时充值，以免短信、电话和邮件报警无法发送。`,
-      },
-    });
-  }
-  return reminders;
+  return rows.map((row) => ({
+    companyId: Number(row.company_id),
+    key: `lowCredit:${dateOf(now)}`,
+    kind: 'reminder.lowCredit',
+    title: { en: 'Message credit is low', cn: '消息余额不足' },
+    content: {
+      en: `Only ${row.balance} message credits are left. Top up so that SMS, phone call and e-mail alarms keep going out.`,
+      cn: `消息余额仅剩 ${row.balance}，请及时充值，以免短信、电话和邮件报警无法发送。`,
+    },
+  }));
 }
 
 /** Runs the sweep every `intervalMs` (server.ts); returns the function that stops it. */
