@@ -1,6 +1,8 @@
-import { eq } from 'drizzle-orm';
+import { eq, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { describe, expect, it } from 'vitest';
 import { call } from '../../test/build-app';
+import { addMember, buildDevice, buildUser } from '../../test/factories';
 import { AlarmFollowUps } from './alarm-follow-ups';
 import { alarmFixture, manualClock, postReadings, useClockedTestApp } from './alarm-test-support';
 import { alarmFollowUps, alarmNotifications, alarmRecords } from './alarms.table';
@@ -163,5 +165,95 @@ describe('alarm reminders and escalation on the server clock', () => {
       `L1:${g.company.admin.id}`,
       `L2:${g.company.admin.id}`,
     ]);
+  });
+
+  it('sends the reminders of a crowd of alarms in one statement per batch, a reminder and an escalation due together both', async () => {
+    const f = await alarmFixture(ctx.app, 'Site fridge 0');
+    const head = await buildUser(ctx.app.db, { name: 'Site head' });
+    await addMember(ctx.app.db, f.company.id, head.id);
+    // The first device's reminder and escalation fall due in the same minute.
+    await f.save({
+      repeat: 3,
+      repeatIntervalSeconds: 120,
+      channels: ['email'],
+      escalateAfterSeconds: 120,
+      escalation: [{ level: 2, notifierIds: [String(head.id)], channels: ['call'] }],
+    });
+    const devices = [f.device];
+    // 54 more devices of the site (a power cut takes them all out): 55 due together, over one batch of 50.
+    for (let i = 1; i < 55; i++) {
+      const device = await buildDevice(ctx.app.db, f.company.id, { name: `Site fridge ${i}` });
+      const saved = await f.save({
+        targetId: String(device.sensors[0]!.id),
+        repeat: 3,
+        repeatIntervalSeconds: 120,
+        channels: ['email'],
+      });
+      expect(saved.body.msgCode).toBe(200);
+      devices.push(device);
+    }
+    const at = clock.now();
+    for (const device of devices) {
+      expect((await postReadings(ctx.app, device, [{ ts: at, v: 9 }])).statusCode).toBe(200);
+    }
+    await ctx.app.alarms.idle();
+
+    const dialect = new PgDialect();
+    const statements: string[] = [];
+    const live: { count: number; level: number; deviceId: string }[] = [];
+    const transaction = ctx.app.db.transaction;
+    const publish = ctx.app.hub.publish;
+    ctx.app.db.transaction = ((
+      run: Parameters<typeof transaction>[0],
+      config?: Parameters<typeof transaction>[1],
+    ) =>
+      transaction.call(
+        ctx.app.db,
+        (tx) => {
+          const execute = tx.execute;
+          tx.execute = ((query: SQL) => {
+            statements.push(dialect.sqlToQuery(query).sql);
+            return execute.call(tx, query);
+          }) as typeof tx.execute;
+          return run(tx);
+        },
+        config,
+      )) as typeof transaction;
+    ctx.app.hub.publish = ((
+      audience: Parameters<typeof publish>[0],
+      message: Parameters<typeof publish>[1],
+    ) => {
+      if (message.type === 'alarm') {
+        const m = message.bindContent as { count: number; level: number; deviceId: string };
+        live.push({ count: m.count, level: m.level, deviceId: m.deviceId });
+      }
+      return publish.call(ctx.app.hub, audience, message);
+    }) as typeof publish;
+    try {
+      clock.advance(2 * MINUTE);
+      await ctx.app.alarmFollowUps.runDue();
+    } finally {
+      ctx.app.db.transaction = transaction;
+      ctx.app.hub.publish = publish;
+    }
+
+    // Two batches (50 and 5), one statement each for all their records, outbox rows and schedules.
+    expect(statements.filter((text) => text.includes('"alarm_notifications"'))).toHaveLength(2);
+    for (const device of devices) expect((await recordOf(device.id)).count).toBe(2);
+    const first = await recordOf(f.device.id);
+    expect(first.level).toBe(2);
+    expect(
+      (await outboxOf(first.id)).map((n) => `${n.sequence}:L${n.level}:${n.userId}:${n.channel}`),
+    ).toEqual([
+      `1:L1:${f.company.admin.id}:email`,
+      `2:L1:${f.company.admin.id}:email`,
+      `2:L2:${head.id}:call`,
+    ]);
+    // A live message per round, each as that round left the alarm.
+    expect(live.filter((m) => m.deviceId === String(f.device.id))).toEqual([
+      { count: 2, level: 1, deviceId: String(f.device.id) },
+      { count: 2, level: 2, deviceId: String(f.device.id) },
+    ]);
+    expect(live).toHaveLength(56);
   });
 });

@@ -1,14 +1,24 @@
-import { ResolveState } from '@coldchain/contract';
-import { and, eq, isNotNull, lte, or } from 'drizzle-orm';
+import { type AlarmType, ResolveState } from '@coldchain/contract';
+import { and, eq, isNotNull, lte, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db, Tx } from '../../db/client';
+import { type Db, queryRows, type Tx } from '../../db/client';
+import { pgArray } from '../../db/pg-array';
+import { companyMembers } from '../companies/companies.table';
 import { devices, sensors } from '../devices/devices.table';
 import type { LiveHub } from '../live/live-hub';
+import { usersWhoMaySeeDeviceQuery } from '../org/access';
 import { inSlot } from './alarm-engine';
 import { audienceOfLevel } from './alarm-escalation';
 import { slotOf } from './alarm-rules';
-import { notifyAgain, type PendingPush, type SettingRow, usersWhoMaySeeDevice } from './alarm-writer';
-import { alarmFollowUps, alarmRecords, alarmSettings } from './alarms.table';
+import {
+  type Audience,
+  liveAlarmMessage,
+  type PendingPush,
+  parsed,
+  type SettingRow,
+  usersWhoMaySeeDevice,
+} from './alarm-writer';
+import { alarmFollowUps, alarmNotifications, alarmRecords, alarmSettings } from './alarms.table';
 
 /** Where follow-ups read the time: the system clock, or one a test moves by hand. */
 export type Clock = () => Date;
@@ -98,7 +108,12 @@ export class AlarmFollowUps {
       const pushes: PendingPush[] = [];
       const taken = await this.db.transaction(async (tx) => {
         const due = await claimDue(tx, now);
-        for (const row of due) await followUp(tx, row, now, pushes);
+        if (due.length > 0)
+          await writeFollowUps(
+            tx,
+            due.map((row) => decideFollowUp(row, now)),
+            pushes,
+          );
         return due.length;
       });
       await this.publish(pushes);
@@ -151,41 +166,172 @@ function claimDue(tx: Tx, now: Date): Promise<DueRow[]> {
 const later = (now: Date, seconds: number) => new Date(now.getTime() + seconds * 1000);
 const isDue = (at: Date | null, now: Date) => at !== null && at.getTime() <= now.getTime();
 
-/** Sends what is due of one alarm and schedules what comes next, or drops the row when nothing does. */
-async function followUp(tx: Tx, row: DueRow, now: Date, pushes: PendingPush[]) {
-  const { followUp: due, record, setting, device, sensor } = row;
-  const drop = () => tx.delete(alarmFollowUps).where(eq(alarmFollowUps.alarmId, due.alarmId));
+/** One notification round of a follow-up: a reminder (the next count) or an escalation (the next level). */
+interface Round {
+  sequence: number;
+  level: number;
+  audience: Audience;
+}
+
+/** What one due row comes to: the alarm's count and level after its rounds, and what is due next. */
+export interface FollowUpDecision {
+  row: DueRow;
+  /** Nothing more to come: the row is deleted. */
+  drop: boolean;
+  count: number;
+  level: number;
+  rounds: Round[];
+  nextRepeatAt: Date | null;
+  nextEscalateAt: Date | null;
+}
+
+/**
+ * Decides what is due of one alarm (no database work): a reminder when the repeat is due, an
+ * escalation when the next level is, each only inside the setting's time slot (outside it, one
+ * more interval); nothing more once the alarm ended, was taken in hand, or lost its setting.
+ */
+export function decideFollowUp(row: DueRow, now: Date): FollowUpDecision {
+  const { followUp: due, record, setting } = row;
+  const decision: FollowUpDecision = {
+    row,
+    drop: true,
+    count: record.count,
+    level: record.level,
+    rounds: [],
+    nextRepeatAt: null,
+    nextEscalateAt: null,
+  };
   const over =
     record.endTime !== null || record.resolveState !== ResolveState.Pending || !setting || !setting.enabled;
-  if (over) return drop();
+  if (over) return decision;
   let { nextRepeatAt, nextEscalateAt } = due;
   const inTimeSlot = inSlot(slotOf(setting), now.getTime());
-  let count = record.count;
-  let level = record.level;
 
   if (isDue(nextRepeatAt, now)) {
     if (!inTimeSlot) {
       nextRepeatAt = later(now, setting.repeatIntervalSeconds);
     } else {
-      count += 1;
-      await notifyAgain(tx, setting, device, sensor, record.id, { count }, pushes);
-      nextRepeatAt = count < setting.repeat ? later(now, setting.repeatIntervalSeconds) : null;
+      decision.count += 1;
+      decision.rounds.push({ sequence: decision.count, level: decision.level, audience: setting });
+      nextRepeatAt = decision.count < setting.repeat ? later(now, setting.repeatIntervalSeconds) : null;
     }
   }
   if (isDue(nextEscalateAt, now)) {
     if (!inTimeSlot) {
       nextEscalateAt = later(now, setting.escalateAfterSeconds);
     } else {
-      level += 1;
+      decision.level += 1;
       // An escalation notifies within the current round, so it does not use up the max alarm count.
-      await notifyAgain(tx, audienceOfLevel(setting, level), device, sensor, record.id, { level }, pushes);
+      decision.rounds.push({
+        sequence: decision.count,
+        level: decision.level,
+        audience: audienceOfLevel(setting, decision.level),
+      });
       nextEscalateAt =
-        level < 3 && setting.escalateAfterSeconds > 0 ? later(now, setting.escalateAfterSeconds) : null;
+        decision.level < 3 && setting.escalateAfterSeconds > 0
+          ? later(now, setting.escalateAfterSeconds)
+          : null;
     }
   }
-  if (nextRepeatAt === null && nextEscalateAt === null) return drop();
-  await tx
-    .update(alarmFollowUps)
-    .set({ nextRepeatAt, nextEscalateAt })
-    .where(eq(alarmFollowUps.alarmId, due.alarmId));
+  return {
+    ...decision,
+    drop: nextRepeatAt === null && nextEscalateAt === null,
+    nextRepeatAt,
+    nextEscalateAt,
+  };
+}
+
+/**
+ * Writes a batch of follow-up decisions in one statement: each alarm's new count and level, each
+ * round's outbox rows (one per notifier still in the company x channel, in the round's order),
+ * the rows rescheduled or dropped; and answers who may see each notified alarm's device, for its
+ * live messages (one per round, as each round leaves the alarm). One statement per batch instead
+ * of two or three per alarm: a site-wide power cut gives hundreds of alarms whose reminders fall
+ * due in the same minute.
+ */
+async function writeFollowUps(tx: Tx, decisions: FollowUpDecision[], pushes: PendingPush[]) {
+  const notified = decisions.filter((d) => d.rounds.length > 0);
+  const records = notified.map((d) => ({
+    id: d.row.record.id,
+    company_id: d.row.device.companyId,
+    device_id: d.row.device.id,
+    count: d.count,
+    level: d.level,
+  }));
+  const rounds = notified.flatMap((d) =>
+    d.rounds.map((round) => ({
+      alarm_id: d.row.record.id,
+      company_id: d.row.device.companyId,
+      sequence: round.sequence,
+      level: round.level,
+      notifier_ids: round.audience.notifierIds,
+      channels: round.audience.channels,
+    })),
+  );
+  const kept = decisions
+    .filter((d) => !d.drop)
+    .map((d) => ({
+      alarm_id: d.row.record.id,
+      next_repeat_at: d.nextRepeatAt?.toISOString() ?? null,
+      next_escalate_at: d.nextEscalateAt?.toISOString() ?? null,
+    }));
+  const dropped = decisions.filter((d) => d.drop).map((d) => d.row.record.id);
+  const answered = await queryRows<{ id: number | string; recipients: (number | string)[] | string }>(
+    tx,
+    sql`with a as (
+          select * from json_to_recordset(${JSON.stringify(records)}::json)
+                    as a(id bigint, company_id bigint, device_id bigint, count int, level int)
+        ), counted as (
+          update ${alarmRecords} r set count = a.count, level = a.level
+          from a where r.company_id = a.company_id and r.id = a.id
+          returning 1
+        ), rounds as (
+          select * from rows from (json_to_recordset(${JSON.stringify(rounds)}::json)
+                    as (alarm_id bigint, company_id bigint, sequence int, level int, notifier_ids bigint[], channels text[]))
+                    with ordinality as x(alarm_id, company_id, sequence, level, notifier_ids, channels, ord)
+        ), queued as (
+          insert into ${alarmNotifications} (company_id, alarm_id, user_id, channel, sequence, level)
+          select x.company_id, x.alarm_id, m.user_id, ch.channel, x.sequence, x.level
+          from rounds x
+          join ${companyMembers} m on m.company_id = x.company_id and m.user_id = any(x.notifier_ids)
+          cross join unnest(x.channels) with ordinality as ch(channel, ord)
+          order by x.ord, array_position(x.notifier_ids, m.user_id), ch.ord
+          returning 1
+        ), rescheduled as (
+          update ${alarmFollowUps} f set next_repeat_at = k.next_repeat_at, next_escalate_at = k.next_escalate_at
+          from json_to_recordset(${JSON.stringify(kept)}::json) as k(alarm_id bigint, next_repeat_at timestamptz, next_escalate_at timestamptz)
+          where f.alarm_id = k.alarm_id
+          returning 1
+        ), gone as (
+          delete from ${alarmFollowUps} where alarm_id = any(${pgArray(dropped)}::bigint[])
+          returning 1
+        )
+        select a.id, (select coalesce(json_agg(v.user_id), '[]'::json)
+                      from (${usersWhoMaySeeDeviceQuery(sql`a.company_id`, sql`a.device_id`)}) v) as recipients
+        from a`,
+  );
+  const recipientsOf = new Map(answered.map((r) => [Number(r.id), parsed(r.recipients).map(Number)]));
+  for (const d of notified) {
+    const { record, device, sensor } = d.row;
+    for (const round of d.rounds) {
+      pushes.push({
+        companyId: device.companyId,
+        deviceId: device.id,
+        userIds: recipientsOf.get(record.id) ?? [],
+        message: liveAlarmMessage(
+          device,
+          sensor,
+          record.alarmType as AlarmType,
+          record.alarmTime.getTime(),
+          record.content,
+          {
+            alarmId: record.id,
+            level: round.level,
+            count: round.sequence,
+            lateBySeconds: record.lateBySeconds,
+          },
+        ),
+      });
+    }
+  }
 }

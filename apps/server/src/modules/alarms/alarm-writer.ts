@@ -82,17 +82,6 @@ export function liveAlarmMessage(
   };
 }
 
-interface WrittenRecord {
-  id: number | string;
-  count: number;
-  level: number;
-  alarm_type: AlarmType;
-  alarm_time: Date | string;
-  content: { cn: string; en: string } | string;
-  late_by_seconds: number | null;
-  recipients: (number | string)[] | string;
-}
-
 /** Who a notification round reaches: the setting's notifiers, or an escalation level's own. */
 export interface Audience {
   notifierIds: number[];
@@ -109,60 +98,8 @@ const NO_FOLLOW_UP: FollowUpSchedule = { nextRepeatAt: null, nextEscalateAt: nul
 const iso = (d: Date | null) => (d === null ? null : d.toISOString());
 
 /** JSON columns arrive parsed from one driver and as text from another. */
-const parsed = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value);
-
-/**
- * A reminder (a new notification round: `count` = its sequence) or an escalation (a higher level
- * within the current round, to that level's audience) of an open alarm: the record, its outbox
- * rows and its live message. The live message carries the alarm's own time: it is the same alarm.
- * One statement updates the record, queues the round (one outbox row per notifier x channel, for
- * notifiers still in the company) and answers who may see the device, for the live message.
- */
-export async function notifyAgain(
-  tx: Tx,
-  audience: Audience,
-  device: DeviceInfo,
-  sensor: SensorInfo | null,
-  alarmId: number,
-  change: { count: number } | { level: number },
-  pushes: PendingPush[],
-): Promise<void> {
-  const set = 'count' in change ? sql`count = ${change.count}` : sql`level = ${change.level}`;
-  const [row] = await queryRows<WrittenRecord>(
-    tx,
-    plannedOnce(sql`
-    with rec as (
-      update ${alarmRecords} set ${set} where company_id = ${device.companyId} and id = ${alarmId}
-      returning id, count, level, alarm_type, alarm_time, content, late_by_seconds
-    ), notified as (
-      insert into ${alarmNotifications} (company_id, alarm_id, user_id, channel, sequence, level)
-      select ${device.companyId}, rec.id, m.user_id, ch.channel, rec.count, rec.level
-      from rec
-      join ${companyMembers} m on m.company_id = ${device.companyId}
-                             and m.user_id = any(${pgArray(audience.notifierIds)}::bigint[])
-      cross join unnest(${pgArray(audience.channels)}::text[]) as ch(channel)
-      returning 1
-    )
-    select rec.id, rec.count, rec.level, rec.alarm_type, rec.alarm_time, rec.content, rec.late_by_seconds,
-           (select coalesce(json_agg(v.user_id), '[]'::json)
-            from (${usersWhoMaySeeDeviceQuery(device.companyId, device.id)}) v) as recipients
-    from rec`),
-  );
-  if (!row) return;
-  pushes.push({
-    companyId: device.companyId,
-    deviceId: device.id,
-    userIds: parsed(row.recipients).map(Number),
-    message: liveAlarmMessage(
-      device,
-      sensor,
-      row.alarm_type,
-      new Date(row.alarm_time).getTime(),
-      parsed(row.content),
-      { alarmId: Number(row.id), level: row.level, count: row.count, lateBySeconds: row.late_by_seconds },
-    ),
-  });
-}
+export const parsed = <T>(value: T | string): T =>
+  typeof value === 'string' ? (JSON.parse(value) as T) : value;
 
 /** The latest and the peak reading of an open value alarm, after readings that did not end it. */
 export async function recordLatest(
