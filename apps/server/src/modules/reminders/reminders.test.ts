@@ -21,26 +21,34 @@ describe('reminders as notices', () => {
       .where(and(eq(notices.companyId, companyId), eq(notices.userId, userId)));
   }
 
+  /** An over-limit setting of a device's sensor that notifies `notifierIds`. */
+  const settingRow = (
+    companyId: number,
+    deviceId: number,
+    sensorId: number,
+    notifierIds: number[],
+  ): typeof alarmSettings.$inferInsert => ({
+    companyId,
+    carrier: 'sensor',
+    targetId: sensorId,
+    deviceId,
+    sensorId,
+    level: 1,
+    alarmType: 'overLimit',
+    min: 2,
+    max: 8,
+    repeat: 1,
+    channels: ['email'],
+    notifierIds,
+  });
+
   async function settingWithNotifiers(
     companyId: number,
     deviceId: number,
     sensorId: number,
     notifierIds: number[],
   ) {
-    await ctx.app.db.insert(alarmSettings).values({
-      companyId,
-      carrier: 'sensor',
-      targetId: sensorId,
-      deviceId,
-      sensorId,
-      level: 1,
-      alarmType: 'overLimit',
-      min: 2,
-      max: 8,
-      repeat: 1,
-      channels: ['email'],
-      notifierIds,
-    });
+    await ctx.app.db.insert(alarmSettings).values(settingRow(companyId, deviceId, sensorId, notifierIds));
   }
 
   it('tells administrators once that a device expires within 30 days, again after a renewal moves the date', async () => {
@@ -143,22 +151,9 @@ describe('reminders as notices', () => {
     const built = await Promise.all(
       Array.from({ length: 230 }, (_, i) => buildDevice(ctx.app.db, fleet.id, { name: `Fridge ${i}` })),
     );
-    await ctx.app.db.insert(alarmSettings).values(
-      built.map((d): typeof alarmSettings.$inferInsert => ({
-        companyId: fleet.id,
-        carrier: 'sensor',
-        targetId: d.sensors[0]!.id,
-        deviceId: Number(d.id),
-        sensorId: d.sensors[0]!.id,
-        level: 1,
-        alarmType: 'overLimit',
-        min: 2,
-        max: 8,
-        repeat: 1,
-        channels: ['email'],
-        notifierIds: [fleet.admin.id],
-      })),
-    );
+    await ctx.app.db
+      .insert(alarmSettings)
+      .values(built.map((d) => settingRow(fleet.id, Number(d.id), d.sensors[0]!.id, [fleet.admin.id])));
     const other = await buildCompany(ctx.app.db);
     const expiring = await buildDevice(ctx.app.db, other.id, { name: 'Cold room "B", left' });
     const now = new Date();
