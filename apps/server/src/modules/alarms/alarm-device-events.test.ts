@@ -209,4 +209,83 @@ describe('device-level alarms: repeated events and the offline stamp', () => {
     (await ctx.app.db.select().from(alarmNotifications).where(eq(alarmNotifications.alarmId, alarmId)))
       .map((n) => n.channel)
       .sort();
+
+  it('a site’s power cut: every device’s power-off judged in one transaction, a device reporting twice in order', async () => {
+    const f = await alarmFixture(ctx.app);
+    const site = [f.device];
+    for (let i = 1; i < 40; i++)
+      site.push(await buildDevice(ctx.app.db, f.company.id, { name: `Site ${i}` }));
+    for (const device of site) {
+      const saved = await f.save({
+        carrier: 'device',
+        targetId: String(device.id),
+        alarmType: 'powerOff',
+        min: undefined,
+        max: undefined,
+      });
+      expect(saved.body.msgCode).toBe(200);
+    }
+    const t = Date.now() - 60_000;
+    let transactions = 0;
+    const transaction = ctx.app.db.transaction;
+    ctx.app.db.transaction = ((...args: Parameters<typeof transaction>) => {
+      transactions++;
+      return transaction.apply(ctx.app.db, args);
+    }) as typeof transaction;
+    try {
+      // All reported together; the last device's power comes back within the same moment.
+      const judged = site.map((d) =>
+        ctx.app.alarms.onEvent({ companyId: f.company.id, deviceId: Number(d.id), ts: t, event: 'powerOff' }),
+      );
+      // The first device reports its power-off twice (a reboot): the same condition, one alarm.
+      judged.push(
+        ctx.app.alarms.onEvent({
+          companyId: f.company.id,
+          deviceId: Number(site[0]!.id),
+          ts: t + 1_000,
+          event: 'powerOff',
+        }),
+      );
+      const last = site.at(-1)!;
+      judged.push(
+        ctx.app.alarms.onEvent({
+          companyId: f.company.id,
+          deviceId: Number(last.id),
+          ts: t + 5_000,
+          event: 'powerOn',
+        }),
+      );
+      await Promise.all(judged);
+    } finally {
+      ctx.app.db.transaction = transaction;
+    }
+    expect(transactions).toBe(1);
+
+    const records = await ctx.app.db
+      .select()
+      .from(alarmRecords)
+      .where(
+        inArray(
+          alarmRecords.deviceId,
+          site.map((d) => Number(d.id)),
+        ),
+      );
+    expect(records).toHaveLength(40);
+    expect(records.every((r) => r.alarmType === 'powerOff' && r.alarmTime.getTime() === t)).toBe(true);
+    // The device whose power came back: its alarm raised, then ended; every other one still open.
+    const lastRecord = records.find((r) => r.deviceId === Number(site.at(-1)!.id))!;
+    expect(lastRecord.endTime?.getTime()).toBe(t + 5_000);
+    expect(records.filter((r) => r.endTime === null)).toHaveLength(39);
+    // Each raised alarm queued its notification round.
+    const notified = await ctx.app.db
+      .select()
+      .from(alarmNotifications)
+      .where(
+        inArray(
+          alarmNotifications.alarmId,
+          records.map((r) => r.id),
+        ),
+      );
+    expect(new Set(notified.map((n) => n.alarmId)).size).toBe(40);
+  });
 });

@@ -13,7 +13,6 @@ import {
   type DeviceInfo,
   type ExcursionEnd,
   endExcursions,
-  insertAlarm,
   insertAlarms,
   type NewAlarm,
   type PendingPush,
@@ -51,63 +50,119 @@ async function loadDevices(tx: Tx, companyId: number, ids: number[]): Promise<Ma
  */
 const CONDITION_EVENTS: AlarmType[] = ['powerOff', 'lowBattery'];
 
-export async function evaluateEvent(
+/** Which events of one device must be judged in order: power off and on end each other. */
+const familyOf = (event: string) => (event === 'powerOn' ? 'powerOff' : event);
+
+/**
+ * Judges device events committed together (a site's power cut reports hundreds at once), each
+ * company's in one pass: its settings, devices and open alarms read once, every power-on's ends in
+ * one statement and every new alarm in one (`insertAlarms`), instead of four or five statements
+ * per event. A device with two events of one family in the batch (off then on, or off twice) has
+ * its events judged one by one, in order, after the others, so the second sees what the first did.
+ */
+export async function evaluateEvents(
   tx: Tx,
-  event: CommittedEvent,
+  events: CommittedEvent[],
   pushes: PendingPush[],
   now: Date,
 ): Promise<void> {
-  if (event.event === 'powerOn') {
-    // Power is back: the power-off alarms of the device end (normalized if nobody took them in hand).
-    const settings = await settingsOf(tx, event.companyId, [event.deviceId], 'powerOff');
-    const ends = settings.map((s) => ({ settingId: s.id, sensorId: 0, ts: event.ts }));
-    await endExcursions(tx, event.companyId, ends, ['powerOff']);
-    return;
+  const byCompany = new Map<number, CommittedEvent[]>();
+  for (const e of events) {
+    const list = byCompany.get(e.companyId);
+    if (list) list.push(e);
+    else byCompany.set(e.companyId, [e]);
   }
-  const alarmType = EVENT_TYPES[event.event];
-  if (!alarmType) return;
-  const settings = await settingsOf(tx, event.companyId, [event.deviceId], alarmType);
-  if (settings.length === 0) return;
-  const device = (await loadDevices(tx, event.companyId, [event.deviceId])).get(event.deviceId);
-  if (!device) return;
-  const absorbing = CONDITION_EVENTS.includes(alarmType)
-    ? await settingsWithOpenAlarm(
-        tx,
-        event.companyId,
-        settings.map((s) => s.id),
-        alarmType,
-      )
-    : new Set<number>();
-  for (const setting of settings) {
-    if (absorbing.has(setting.id) || !inSlot(slotOf(setting), event.ts)) continue;
-    await insertAlarm(
+  const familyKey = (e: CommittedEvent) => `${e.deviceId}:${familyOf(e.event)}`;
+  for (const [companyId, list] of byCompany) {
+    const seen = new Set<string>();
+    const inOrder = new Set<number>();
+    for (const e of list) {
+      if (seen.has(familyKey(e))) inOrder.add(e.deviceId);
+      seen.add(familyKey(e));
+    }
+    await evaluateCompanyEvents(
       tx,
-      {
-        setting,
-        device,
-        sensor: null,
-        alarmType,
-        level: setting.level,
-        ts: event.ts,
-        excursionStart: event.ts,
-        value: null,
-        content: alarmContent(
-          { deviceName: device.name, deviceSerial: device.serial, sensor: null },
-          { alarmType },
-        ),
-        raisedAt: now,
-      },
+      companyId,
+      list.filter((e) => !inOrder.has(e.deviceId)),
       pushes,
+      now,
     );
+    for (const e of list)
+      if (inOrder.has(e.deviceId)) await evaluateCompanyEvents(tx, companyId, [e], pushes, now);
   }
 }
 
-/** Settings that already hold an open alarm of the type: not ended, and not settled by a person. */
+/** One company's events, at most one per device and family (`evaluateEvents`). */
+async function evaluateCompanyEvents(
+  tx: Tx,
+  companyId: number,
+  events: CommittedEvent[],
+  pushes: PendingPush[],
+  now: Date,
+): Promise<void> {
+  const typeOf = (e: CommittedEvent) => (e.event === 'powerOn' ? 'powerOff' : EVENT_TYPES[e.event]);
+  const judged = events.filter((e) => typeOf(e) !== undefined);
+  if (judged.length === 0) return;
+  const settings = await settingsOf(
+    tx,
+    companyId,
+    [...new Set(judged.map((e) => e.deviceId))],
+    [...new Set(judged.map((e) => typeOf(e)!))],
+  );
+  const settingsFor = (e: CommittedEvent) =>
+    settings.filter((s) => s.deviceId === e.deviceId && s.alarmType === typeOf(e));
+
+  // Power is back: the power-off alarms of the device end (normalized if nobody took them in hand).
+  const ends = judged
+    .filter((e) => e.event === 'powerOn')
+    .flatMap((e) => settingsFor(e).map((s) => ({ settingId: s.id, sensorId: 0, ts: e.ts })));
+  if (ends.length > 0) await endExcursions(tx, companyId, ends, ['powerOff']);
+
+  const raised = judged
+    .filter((e) => e.event !== 'powerOn')
+    .flatMap((event) => settingsFor(event).map((setting) => ({ event, setting })));
+  if (raised.length === 0) return;
+  const devicesById = await loadDevices(tx, companyId, [...new Set(raised.map((r) => r.event.deviceId))]);
+  const conditions = raised.filter((r) => CONDITION_EVENTS.includes(r.setting.alarmType as AlarmType));
+  const absorbing =
+    conditions.length > 0
+      ? await settingsWithOpenAlarm(
+          tx,
+          companyId,
+          conditions.map((r) => r.setting.id),
+          [...new Set(conditions.map((r) => r.setting.alarmType as AlarmType))],
+        )
+      : new Set<number>();
+  const alarms: NewAlarm[] = [];
+  for (const { event, setting } of raised) {
+    const device = devicesById.get(event.deviceId);
+    if (!device || absorbing.has(setting.id) || !inSlot(slotOf(setting), event.ts)) continue;
+    const alarmType = setting.alarmType as AlarmType;
+    alarms.push({
+      setting,
+      device,
+      sensor: null,
+      alarmType,
+      level: setting.level,
+      ts: event.ts,
+      excursionStart: event.ts,
+      value: null,
+      content: alarmContent(
+        { deviceName: device.name, deviceSerial: device.serial, sensor: null },
+        { alarmType },
+      ),
+      raisedAt: now,
+    });
+  }
+  await insertAlarms(tx, alarms, pushes);
+}
+
+/** Settings that already hold an open alarm of their type: not ended, and not settled by a person. */
 async function settingsWithOpenAlarm(
   tx: Tx,
   companyId: number,
   settingIds: number[],
-  alarmType: AlarmType,
+  alarmTypes: AlarmType[],
 ): Promise<Set<number>> {
   const rows = await tx
     .select({ settingId: alarmRecords.settingId })
@@ -116,7 +171,7 @@ async function settingsWithOpenAlarm(
       and(
         eq(alarmRecords.companyId, companyId),
         inArray(alarmRecords.settingId, settingIds),
-        eq(alarmRecords.alarmType, alarmType),
+        inArray(alarmRecords.alarmType, alarmTypes),
         isNull(alarmRecords.endTime),
         notInArray(alarmRecords.resolveState, [ResolveState.Resolved, ResolveState.Expired]),
       ),
@@ -128,7 +183,7 @@ function settingsOf(
   tx: Tx,
   companyId: number,
   deviceIds: number[],
-  alarmType: string,
+  alarmTypes: string[],
 ): Promise<SettingRow[]> {
   return tx
     .select()
@@ -137,7 +192,7 @@ function settingsOf(
       and(
         eq(alarmSettings.companyId, companyId),
         inArray(alarmSettings.deviceId, deviceIds),
-        eq(alarmSettings.alarmType, alarmType),
+        inArray(alarmSettings.alarmType, alarmTypes),
         eq(alarmSettings.enabled, true),
       ),
     );
@@ -159,7 +214,7 @@ export async function evaluateOffline(
     tx,
     companyId,
     transitions.map((t) => t.id),
-    'offline',
+    ['offline'],
   );
   if (settings.length === 0) return;
   const known = await loadDevices(

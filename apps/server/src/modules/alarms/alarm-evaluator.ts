@@ -6,7 +6,7 @@ import type { CommittedReading } from '../ingest/write-batch';
 import type { LiveHub } from '../live/live-hub';
 import type { OfflineTransition } from '../telemetry/offline-sweep';
 import { evaluateCompanyReadings, groupBy } from './alarm-company-evaluation';
-import { evaluateEvent, evaluateOffline } from './alarm-device-events';
+import { evaluateEvents, evaluateOffline } from './alarm-device-events';
 import { type Clock, systemClock } from './alarm-follow-ups';
 import { applyQuietPass, planQuiet, type QuietDevice } from './alarm-quiet-pass';
 import { AlarmRuleCache } from './alarm-rule-cache';
@@ -113,11 +113,38 @@ export class AlarmEvaluator implements BatchEvaluator {
     return this.enqueue(() => this.judgeApart(committed));
   }
 
+  /**
+   * Device events judged together: those committed while an earlier judgement or batch held the
+   * queue go in one transaction (`eventsPerTransaction` at most), each part queued after what
+   * ingest queued meanwhile. Resolves once the event is judged (or its failure logged).
+   */
   onEvent(event: CommittedEvent): Promise<void> {
-    return this.enqueue(async () => {
-      const pushes: PendingPush[] = [];
-      await this.db.transaction((tx) => evaluateEvent(tx, event, pushes, this.clock()));
-      await this.deliver(pushes);
+    return new Promise((judged) => {
+      this.pendingEvents.push({ event, judged });
+      if (!this.eventsQueued) this.queueEvents();
+    });
+  }
+
+  /** Events one transaction judges: a site's power cut is hundreds at once. */
+  eventsPerTransaction = 500;
+
+  private pendingEvents: { event: CommittedEvent; judged: () => void }[] = [];
+  private eventsQueued = false;
+
+  private queueEvents() {
+    this.eventsQueued = true;
+    void this.enqueue(async () => {
+      this.eventsQueued = false;
+      const part = this.pendingEvents.splice(0, this.eventsPerTransaction);
+      if (this.pendingEvents.length > 0) this.queueEvents();
+      try {
+        const pushes: PendingPush[] = [];
+        const events = part.map((p) => p.event);
+        await this.db.transaction((tx) => evaluateEvents(tx, events, pushes, this.clock()));
+        await this.deliver(pushes);
+      } finally {
+        for (const { judged } of part) judged();
+      }
     });
   }
 
