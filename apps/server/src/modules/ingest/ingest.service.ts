@@ -1,16 +1,13 @@
 import type { UpRecord } from '@coldchain/contract';
-import { sql } from 'drizzle-orm';
-import { type Db, queryRows, type Tx } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import type { KnownDevice } from './device-directory';
 import { DEFAULT_DEVICE_LIMITS, type DeviceLimits } from './device-limits';
 import { DeviceRateLimiter } from './device-rate-limit';
+import { type DeviceEvent, EventWriter } from './event-writer';
 import { isRefusedData, isStorageUnavailable, UnstorableMessage } from './storage-failure';
 import { type CommittedReading, type IngestJob, type IngestResult, writeIngestBatch } from './write-batch';
 
-export interface DeviceEvent {
-  ts: number;
-  event: string;
-}
+export type { DeviceEvent };
 export interface CommittedEvent extends DeviceEvent {
   companyId: number;
   deviceId: number;
@@ -93,6 +90,7 @@ export class IngestService {
     private readonly pacing: BatchPacing = DEFAULT_BATCH_PACING,
   ) {
     this.messageRate = new DeviceRateLimiter(limits.messagesPerMinute);
+    this.events = new EventWriter(db, (device, event) => this.tellEvent(device, event));
   }
 
   ingest(device: KnownDevice, records: UpRecord[]): Promise<IngestResult> {
@@ -281,19 +279,19 @@ export class IngestService {
 
   /**
    * Stores a device event (power off/on, low battery, call, ...) once per (device, instant, event)
-   * and tells event listeners after commit. Returns false for a repeat.
+   * and tells event listeners after commit. Returns false for a repeat. Events that arrive
+   * together are stored together (event-writer.ts).
    */
-  async recordEvent(device: KnownDevice, event: DeviceEvent): Promise<boolean> {
-    const rows = await queryRows<{ id: number }>(
-      this.db,
-      sql`insert into device_events (company_id, device_id, ts, event)
-          values (${device.companyId}, ${device.id}, ${new Date(event.ts).toISOString()}, ${event.event})
-          on conflict do nothing returning id`,
-    );
-    if (rows.length === 0) return false;
+  recordEvent(device: KnownDevice, event: DeviceEvent): Promise<boolean> {
+    return this.events.record(device, event);
+  }
+
+  private readonly events: EventWriter;
+
+  /** Tells event listeners about an event stored for the first time, after its commit. */
+  private tellEvent(device: KnownDevice, event: DeviceEvent) {
     const committed = { companyId: device.companyId, deviceId: device.id, ...event };
     for (const listener of this.eventListeners) Promise.resolve(listener(committed)).catch(() => undefined);
-    return true;
   }
 
   onEvent(listener: EventListener): () => void {
