@@ -288,4 +288,51 @@ describe('device-level alarms: repeated events and the offline stamp', () => {
       );
     expect(new Set(notified.map((n) => n.alarmId)).size).toBe(40);
   });
+
+  it('events that fail together are judged again one by one, so one cannot cost the others their alarms', async () => {
+    const f = await alarmFixture(ctx.app);
+    const site = [f.device, await buildDevice(ctx.app.db, f.company.id, { name: 'Site B' })];
+    for (const device of site) {
+      await f.save({
+        carrier: 'device',
+        targetId: String(device.id),
+        alarmType: 'powerOff',
+        min: undefined,
+        max: undefined,
+      });
+    }
+    const t = Date.now() - 60_000;
+    let transactions = 0;
+    const transaction = ctx.app.db.transaction;
+    ctx.app.db.transaction = ((...args: Parameters<typeof transaction>) => {
+      transactions++;
+      if (transactions === 1) return Promise.reject(new Error('the database went away for a moment'));
+      return transaction.apply(ctx.app.db, args);
+    }) as typeof transaction;
+    try {
+      await Promise.all(
+        site.map((d) =>
+          ctx.app.alarms.onEvent({
+            companyId: f.company.id,
+            deviceId: Number(d.id),
+            ts: t,
+            event: 'powerOff',
+          }),
+        ),
+      );
+    } finally {
+      ctx.app.db.transaction = transaction;
+    }
+    expect(transactions).toBe(3);
+    const records = await ctx.app.db
+      .select()
+      .from(alarmRecords)
+      .where(
+        inArray(
+          alarmRecords.deviceId,
+          site.map((d) => Number(d.id)),
+        ),
+      );
+    expect(records.map((r) => r.alarmType)).toEqual(['powerOff', 'powerOff']);
+  });
 });

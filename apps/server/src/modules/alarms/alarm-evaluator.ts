@@ -138,14 +138,25 @@ export class AlarmEvaluator implements BatchEvaluator {
       const part = this.pendingEvents.splice(0, this.eventsPerTransaction);
       if (this.pendingEvents.length > 0) this.queueEvents();
       try {
-        const pushes: PendingPush[] = [];
-        const events = part.map((p) => p.event);
-        await this.db.transaction((tx) => evaluateEvents(tx, events, pushes, this.clock()));
-        await this.deliver(pushes);
+        await this.judgeEvents(part.map((p) => p.event)).catch(async (error: unknown) => {
+          if (part.length === 1) throw error;
+          // One event must not cost the others their alarms: each is judged again on its own.
+          this.log.error({ err: error }, 'device events failed together; judging each apart');
+          for (const { event } of part)
+            await this.judgeEvents([event]).catch((err: unknown) =>
+              this.log.error({ err, event }, 'device event judgement failed'),
+            );
+        });
       } finally {
         for (const { judged } of part) judged();
       }
     });
+  }
+
+  private async judgeEvents(events: CommittedEvent[]) {
+    const pushes: PendingPush[] = [];
+    await this.db.transaction((tx) => evaluateEvents(tx, events, pushes, this.clock()));
+    await this.deliver(pushes);
   }
 
   /**
