@@ -1,21 +1,11 @@
 import type { Tx } from '../../db/client';
+import { groupBy } from '../../lib/group-by';
 import type { CommittedReading } from '../ingest/write-batch';
 import { type EvaluationContext, loadEvaluationContext, stateKey } from './alarm-context';
 import { evaluateBackOnline } from './alarm-device-events';
 import { VALUE_TYPES } from './alarm-rules';
 import { evaluateSensor } from './alarm-sensor-evaluation';
 import { type PendingPush, type SavedState, saveStates } from './alarm-writer';
-
-export function groupBy<T>(items: T[], key: (item: T) => number): Map<number, T[]> {
-  const groups = new Map<number, T[]>();
-  for (const item of items) {
-    const k = key(item);
-    const list = groups.get(k);
-    if (list) list.push(item);
-    else groups.set(k, [item]);
-  }
-  return groups;
-}
 
 /**
  * The full evaluation of one company's readings: the context read from the database, every

@@ -102,13 +102,7 @@ describe('device-level alarms: repeated events and the offline stamp', () => {
       ...others.map((d) => ({ id: Number(d.id), serial: d.serial, sensorId: d.sensors[0]!.id })),
     ];
     for (const d of fleet) {
-      const saved = await f.save({
-        carrier: 'device',
-        targetId: String(d.id),
-        alarmType: 'offline',
-        min: undefined,
-        max: undefined,
-      });
+      const saved = await f.saveDeviceLevel('offline', d.id);
       expect(saved.body.msgCode).toBe(200);
     }
     // A member who may see the third device only (a device permission, no role).
@@ -210,58 +204,40 @@ describe('device-level alarms: repeated events and the offline stamp', () => {
       .map((n) => n.channel)
       .sort();
 
-  it('a site’s power cut: every device’s power-off judged in one transaction, a device reporting twice in order', async () => {
+  /** A site of `size` devices of one company, each with a power-off setting. */
+  async function powerSite(size: number) {
     const f = await alarmFixture(ctx.app);
     const site = [f.device];
-    for (let i = 1; i < 40; i++)
+    for (let i = 1; i < size; i++)
       site.push(await buildDevice(ctx.app.db, f.company.id, { name: `Site ${i}` }));
     for (const device of site) {
-      const saved = await f.save({
-        carrier: 'device',
-        targetId: String(device.id),
-        alarmType: 'powerOff',
-        min: undefined,
-        max: undefined,
-      });
+      const saved = await f.saveDeviceLevel('powerOff', device.id);
       expect(saved.body.msgCode).toBe(200);
     }
-    const t = Date.now() - 60_000;
+    const event = (device: { id: string }, ts: number, name: string) =>
+      ctx.app.alarms.onEvent({ companyId: f.company.id, deviceId: Number(device.id), ts, event: name });
+    return { f, site, event };
+  }
+
+  /** Runs `work` counting the transactions begun; the first `failing` of them fail at once. */
+  async function countingTransactions(work: () => Promise<unknown>, failing = 0): Promise<number> {
     let transactions = 0;
     const transaction = ctx.app.db.transaction;
     ctx.app.db.transaction = ((...args: Parameters<typeof transaction>) => {
       transactions++;
+      if (transactions <= failing) return Promise.reject(new Error('the database went away for a moment'));
       return transaction.apply(ctx.app.db, args);
     }) as typeof transaction;
     try {
-      // All reported together; the last device's power comes back within the same moment.
-      const judged = site.map((d) =>
-        ctx.app.alarms.onEvent({ companyId: f.company.id, deviceId: Number(d.id), ts: t, event: 'powerOff' }),
-      );
-      // The first device reports its power-off twice (a reboot): the same condition, one alarm.
-      judged.push(
-        ctx.app.alarms.onEvent({
-          companyId: f.company.id,
-          deviceId: Number(site[0]!.id),
-          ts: t + 1_000,
-          event: 'powerOff',
-        }),
-      );
-      const last = site.at(-1)!;
-      judged.push(
-        ctx.app.alarms.onEvent({
-          companyId: f.company.id,
-          deviceId: Number(last.id),
-          ts: t + 5_000,
-          event: 'powerOn',
-        }),
-      );
-      await Promise.all(judged);
+      await work();
     } finally {
       ctx.app.db.transaction = transaction;
     }
-    expect(transactions).toBe(1);
+    return transactions;
+  }
 
-    const records = await ctx.app.db
+  const recordsOfDevices = (site: { id: string }[]) =>
+    ctx.app.db
       .select()
       .from(alarmRecords)
       .where(
@@ -270,10 +246,27 @@ describe('device-level alarms: repeated events and the offline stamp', () => {
           site.map((d) => Number(d.id)),
         ),
       );
+
+  it('a site’s power cut: every device’s power-off judged in one transaction, a device reporting twice in order', async () => {
+    const { site, event } = await powerSite(40);
+    const t = Date.now() - 60_000;
+    const last = site.at(-1)!;
+    const transactions = await countingTransactions(() =>
+      Promise.all([
+        // All reported together; the last device's power comes back within the same moment.
+        ...site.map((d) => event(d, t, 'powerOff')),
+        // The first device reports its power-off twice (a reboot): the same condition, one alarm.
+        event(site[0]!, t + 1_000, 'powerOff'),
+        event(last, t + 5_000, 'powerOn'),
+      ]),
+    );
+    expect(transactions).toBe(1);
+
+    const records = await recordsOfDevices(site);
     expect(records).toHaveLength(40);
     expect(records.every((r) => r.alarmType === 'powerOff' && r.alarmTime.getTime() === t)).toBe(true);
     // The device whose power came back: its alarm raised, then ended; every other one still open.
-    const lastRecord = records.find((r) => r.deviceId === Number(site.at(-1)!.id))!;
+    const lastRecord = records.find((r) => r.deviceId === Number(last.id))!;
     expect(lastRecord.endTime?.getTime()).toBe(t + 5_000);
     expect(records.filter((r) => r.endTime === null)).toHaveLength(39);
     // Each raised alarm queued its notification round.
@@ -290,49 +283,13 @@ describe('device-level alarms: repeated events and the offline stamp', () => {
   });
 
   it('events that fail together are judged again one by one, so one cannot cost the others their alarms', async () => {
-    const f = await alarmFixture(ctx.app);
-    const site = [f.device, await buildDevice(ctx.app.db, f.company.id, { name: 'Site B' })];
-    for (const device of site) {
-      await f.save({
-        carrier: 'device',
-        targetId: String(device.id),
-        alarmType: 'powerOff',
-        min: undefined,
-        max: undefined,
-      });
-    }
+    const { site, event } = await powerSite(2);
     const t = Date.now() - 60_000;
-    let transactions = 0;
-    const transaction = ctx.app.db.transaction;
-    ctx.app.db.transaction = ((...args: Parameters<typeof transaction>) => {
-      transactions++;
-      if (transactions === 1) return Promise.reject(new Error('the database went away for a moment'));
-      return transaction.apply(ctx.app.db, args);
-    }) as typeof transaction;
-    try {
-      await Promise.all(
-        site.map((d) =>
-          ctx.app.alarms.onEvent({
-            companyId: f.company.id,
-            deviceId: Number(d.id),
-            ts: t,
-            event: 'powerOff',
-          }),
-        ),
-      );
-    } finally {
-      ctx.app.db.transaction = transaction;
-    }
+    const transactions = await countingTransactions(
+      () => Promise.all(site.map((d) => event(d, t, 'powerOff'))),
+      1,
+    );
     expect(transactions).toBe(3);
-    const records = await ctx.app.db
-      .select()
-      .from(alarmRecords)
-      .where(
-        inArray(
-          alarmRecords.deviceId,
-          site.map((d) => Number(d.id)),
-        ),
-      );
-    expect(records.map((r) => r.alarmType)).toEqual(['powerOff', 'powerOff']);
+    expect((await recordsOfDevices(site)).map((r) => r.alarmType)).toEqual(['powerOff', 'powerOff']);
   });
 });

@@ -2,6 +2,7 @@ import { type AlarmType, ResolveState } from '@coldchain/contract';
 import { and, eq, inArray, isNull, notInArray, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { plannedOnce } from '../../db/planned-once';
+import { groupBy } from '../../lib/group-by';
 import { devices } from '../devices/devices.table';
 import type { CommittedEvent } from '../ingest/ingest.service';
 import type { OfflineTransition } from '../telemetry/offline-sweep';
@@ -66,14 +67,8 @@ export async function evaluateEvents(
   pushes: PendingPush[],
   now: Date,
 ): Promise<void> {
-  const byCompany = new Map<number, CommittedEvent[]>();
-  for (const e of events) {
-    const list = byCompany.get(e.companyId);
-    if (list) list.push(e);
-    else byCompany.set(e.companyId, [e]);
-  }
   const familyKey = (e: CommittedEvent) => `${e.deviceId}:${familyOf(e.event)}`;
-  for (const [companyId, list] of byCompany) {
+  for (const [companyId, list] of groupBy(events, (e) => e.companyId)) {
     const seen = new Set<string>();
     const inOrder = new Set<number>();
     for (const e of list) {

@@ -1,11 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Tx } from '../../db/client';
+import { groupBy } from '../../lib/group-by';
 import { onDeviceChanged } from '../devices/devices.service';
 import type { BatchEvaluator, CommittedEvent, IngestService } from '../ingest/ingest.service';
 import type { CommittedReading } from '../ingest/write-batch';
 import type { LiveHub } from '../live/live-hub';
 import type { OfflineTransition } from '../telemetry/offline-sweep';
-import { evaluateCompanyReadings, groupBy } from './alarm-company-evaluation';
+import { evaluateCompanyReadings } from './alarm-company-evaluation';
 import { evaluateEvents, evaluateOffline } from './alarm-device-events';
 import { type Clock, systemClock } from './alarm-follow-ups';
 import { applyQuietPass, planQuiet, type QuietDevice } from './alarm-quiet-pass';

@@ -174,7 +174,7 @@ interface Round {
 }
 
 /** What one due row comes to: the alarm's count and level after its rounds, and what is due next. */
-export interface FollowUpDecision {
+interface FollowUpDecision {
   row: DueRow;
   /** Nothing more to come: the row is deleted. */
   drop: boolean;
@@ -190,7 +190,7 @@ export interface FollowUpDecision {
  * escalation when the next level is, each only inside the setting's time slot (outside it, one
  * more interval); nothing more once the alarm ended, was taken in hand, or lost its setting.
  */
-export function decideFollowUp(row: DueRow, now: Date): FollowUpDecision {
+function decideFollowUp(row: DueRow, now: Date): FollowUpDecision {
   const { followUp: due, record, setting } = row;
   const decision: FollowUpDecision = {
     row,

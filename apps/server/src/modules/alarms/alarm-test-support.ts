@@ -37,9 +37,12 @@ export async function alarmFixture(app: FastifyInstance, name = 'Vaccine fridge 
       },
       { ...as, language },
     );
-  /** A device-level setting (offline, power off, low battery, call): on the device, no limits. */
-  const saveDeviceLevel = (alarmType: string) =>
-    save({ carrier: 'device', targetId: device.id, alarmType, min: undefined, max: undefined });
+  /**
+   * A device-level setting (offline, power off, low battery, call): on the device (or another of
+   * the company's), no limits.
+   */
+  const saveDeviceLevel = (alarmType: string, targetId: string | number = device.id) =>
+    save({ carrier: 'device', targetId: String(targetId), alarmType, min: undefined, max: undefined });
   return { company, token, device, sensor, as, save, saveDeviceLevel };
 }
 
