@@ -7,6 +7,7 @@ import {
   consoleErrors,
   goClientSide,
   horizontalOverflow,
+  motionSettled,
   seriousA11yFaults,
   untranslatedText,
 } from '../support/page-checks';
@@ -164,6 +165,12 @@ describe('every menu page', () => {
     await page.keyboard.press('Enter');
     // The dialog takes the focus to its first field; typing fills it.
     await expect.poll(focusedTestId).toBe('add-device-serial');
+    // rc-dialog focuses the dialog itself when its opening zoom ends, if the focus is not inside
+    // it. A Tab pressed in the instant that end is committed (a live alarm notice re-rendering
+    // the page makes it likely on a loaded machine) is caught in flight, with the focus on the
+    // body, and sent to the dialog instead of the next field: the failed CI run of 3af95b3,
+    // reproduced 2 times in 40 here. People do not type before a dialog has opened; the test waits.
+    await motionSettled(page);
     await page.keyboard.type('KEY0001');
     expect(await page.getByTestId('add-device-serial').inputValue()).toBe('KEY0001');
     await page.keyboard.press('Tab');
