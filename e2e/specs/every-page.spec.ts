@@ -6,6 +6,7 @@ import { DEMO, newPage, useBrowser } from '../support/browser';
 import {
   consoleErrors,
   goClientSide,
+  hiddenTabs,
   horizontalOverflow,
   motionSettled,
   seriousA11yFaults,
@@ -114,6 +115,7 @@ describe('every menu page', () => {
       for (const url of ['/home', ...pages.filter((p) => p !== '/home')]) {
         await goClientSide(page, url);
         for (const found of await horizontalOverflow(page)) problems.push(`${url} at 1366 px: ${found}`);
+        for (const found of await hiddenTabs(page)) problems.push(`${url} at 1366 px: ${found}`);
         for (const found of await untranslatedText(page, english)) problems.push(`${url}: ${found}`);
         // axe once per page (the English pass): the Chinese screens share every element.
         if (language === 'en')

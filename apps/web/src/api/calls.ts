@@ -50,7 +50,7 @@ export const fetchUnreadNotices = () => request<{ count: number }>('/api/user/ne
 export const addFeedback = (body: Omit<AddFeedbackRequest, 'imgUrl' | 'source'>, images: string[] = []) =>
   request<{ id: string }>('/api/user/addFeedback', { ...body, imgUrl: images.join(','), source: 1 });
 export const FEEDBACK_LIST_PATH = '/api/user/pageFeedback';
-/** The caller's own feedback, newest first ("My feedback" in the personal centre). */
+/** The caller's own feedback, newest first (the "Feedback" tab of the personal centre). */
 export const fetchSentFeedback = (body: { pageNum: number; pageSize: number }) =>
   request<Page<FeedbackView>>(FEEDBACK_LIST_PATH, body);
 /** Query key of the sent-feedback pages; sending one refreshes them. */

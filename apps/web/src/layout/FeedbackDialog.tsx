@@ -30,7 +30,7 @@ export function FeedbackDialog({ open, onClose }: { open: boolean; onClose: () =
       const urls = images.map(uploadedUrl).filter((url): url is string => url !== null);
       await addFeedback({ content: values.content.trim(), category: values.category }, urls);
       notify({ type: 'success', content: t('feedback.success'), duration: 3 });
-      // "My feedback" may be open in the personal centre behind the dialog.
+      // The personal centre's "Feedback" tab may be open in the personal centre behind the dialog.
       void queryClient.invalidateQueries({ queryKey: SENT_FEEDBACK_KEY });
       form.resetFields();
       setImages([]);

@@ -9,7 +9,7 @@ import { useLeaveCompany } from './company-calls';
 import { EditCompanyModal } from './EditCompanyModal';
 
 /**
- * "My companies": every company the user belongs to, with its information. The administrator of
+ * "Companies" (我的企业): every company the user belongs to, with its information. The administrator of
  * the company in scope edits it (the server edits only that one); any member may leave, except the
  * legal person and the only administrator, who are told why instead (the server refuses them too).
  */

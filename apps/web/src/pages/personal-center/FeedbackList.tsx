@@ -9,7 +9,7 @@ import { formatTime } from '../devices/format';
 const PAGE_SIZE = 10;
 
 /**
- * "My feedback": what the user sent through the top bar's feedback dialog, newest first. Cards,
+ * "Feedback" (我的反馈): what the user sent through the top bar's feedback dialog, newest first. Cards,
  * not a table, so a long text wraps on a 390 px phone instead of scrolling sideways.
  */
 export function FeedbackList() {
