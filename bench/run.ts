@@ -9,6 +9,7 @@ import { openDatabase } from '../apps/server/src/db/client';
 import { benchAlarmLatency } from './alarm-latency.bench';
 import { benchApi } from './api.bench';
 import { benchConsoleWeight, type PageLoad } from './console-weight.bench';
+import { benchDbCalls } from './db-calls.bench';
 import { benchFleet, fleetsFromEnv } from './fleet.bench';
 import { benchFleetCluster } from './fleet-cluster.bench';
 import { benchHistory } from './history.bench';
@@ -20,9 +21,9 @@ import { benchStart, type StartFigures } from './start.bench';
 const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 /**
- * `npm run bench -- api` (or `BENCH_ONLY=api`; ingest, alarm, history, console, api, fleet, report,
- * push, start; a comma list) runs only those parts. `fleet`, `report`, `push` and `start` run only
- * when named.
+ * `npm run bench -- api` (or `BENCH_ONLY=api`; ingest, alarm, history, console, api, calls, fleet,
+ * report, push, start; a comma list) runs only those parts. `calls`, `fleet`, `report`, `push` and
+ * `start` run only when named.
  */
 const only = new Set(
   (process.argv[2] ?? process.env.BENCH_ONLY ?? 'ingest,alarm,history,console,api')
@@ -63,6 +64,7 @@ async function main() {
   if (only.has('history')) await historyFigures();
   if (only.has('console')) await consoleFigures();
   if (only.has('api')) await apiFigures();
+  if (only.has('calls')) await callFigures();
   if (only.has('fleet')) await fleetFigures();
   if (only.has('report')) await reportFigures();
   if (only.has('push')) await pushFigures();
@@ -159,6 +161,14 @@ async function apiFigures() {
       `- ${call.label}: ${call.requestsPerSecond} req/s, p50 ${call.p50Ms} ms, p99 ${call.p99Ms} ms, ${(call.share * 100).toFixed(1)}% of bare${failures}`,
     );
   }
+}
+
+/** Not in the default set: a floor to read the other figures by, not a goal of its own. */
+async function callFigures() {
+  console.log(
+    "\n## The embedded database's cost per call (PGlite in memory; mean wall time, no goal: the floor under every statement)",
+  );
+  for (const cost of await benchDbCalls()) console.log(`- ${cost.label}: ${cost.micros} µs`);
 }
 
 async function consoleFigures() {
