@@ -29,8 +29,25 @@ async function openFromSidebar(page: Page, area: string, entry: string) {
 
 async function chooseOption(page: Page, testId: string, search: string | null, title: RegExp) {
   await page.getByTestId(testId).click();
-  if (search) await page.getByTestId(testId).locator('input').fill(search);
+  if (search) {
+    await page.getByTestId(testId).locator('input').fill(search);
+    // The monitors are searched on the server: wait until the list shows only this search's
+    // answer. A click aimed at the list shown before it landed as the list was replaced, chose
+    // nothing, and left the sensor select disabled (a failed clean-clone run, 45 s later).
+    const shown = page.locator(
+      '.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option',
+    );
+    await expect
+      .poll(async () => {
+        const texts = await shown.allTextContents();
+        return texts.length > 0 && texts.every((text) => text.includes(search));
+      })
+      .toBe(true);
+  }
   await page.locator('.ant-select-item-option').filter({ hasText: title }).first().click();
+  // The select shows what was chosen: a lost click fails here, with its cause in sight.
+  const chosen = new RegExp(title.source.replace(/^\^/, ''));
+  await expect.poll(() => page.getByTestId(testId).textContent()).toMatch(chosen);
 }
 
 describe('alarms', () => {
