@@ -14,6 +14,17 @@ import { departments, roles } from '../modules/org/org.table';
 import { users } from '../modules/users/users.table';
 import { call } from './build-app';
 
+let nameCounter = 0;
+/**
+ * A name no other built in this process has: a counter, and random text for the databases a test
+ * shares with other processes. Three random bytes alone collided once in a file that builds a role
+ * per permission tag in one department (a failed clean-clone run, roles_department_name_key).
+ */
+function uniqueName(prefix: string): string {
+  nameCounter += 1;
+  return `${prefix} ${nameCounter}-${randomBytes(3).toString('hex')}`;
+}
+
 export const DEFAULT_PASSWORD = 'Passw0rd1';
 
 /** Precomputed once: hashing with scrypt in every factory call would slow the suite for nothing. */
@@ -42,7 +53,7 @@ export async function buildUser(db: Db, fields: { account?: string; name?: strin
 export async function buildCompany(db: Db, fields: { name?: string; services?: string[] } = {}) {
   const admin = await buildUser(db, { name: 'Company Admin' });
   const id = await createCompanyWithAdmin(db, admin.id, {
-    name: fields.name ?? `Company ${randomBytes(3).toString('hex')}`,
+    name: fields.name ?? uniqueName('Company'),
     services: fields.services,
   });
   return { id, admin };
@@ -97,7 +108,7 @@ export async function buildDepartment(
     parentId: parent!.id,
     parentPath: parent!.path,
     level: parent!.level + 1,
-    name: fields.name ?? `Dept ${randomBytes(3).toString('hex')}`,
+    name: fields.name ?? uniqueName('Dept'),
   });
 }
 
@@ -114,7 +125,7 @@ export async function buildRole(
     .values({
       companyId,
       departmentId,
-      name: fields.name ?? `Role ${randomBytes(3).toString('hex')}`,
+      name: fields.name ?? uniqueName('Role'),
       tags,
       isDepartmentAdmin: fields.isDepartmentAdmin ?? false,
     })
