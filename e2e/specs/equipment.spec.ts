@@ -20,6 +20,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { loginAsDemo, newPage, switchLanguage, useBrowser } from '../support/browser';
 import { goClientSide, horizontalOverflow, motionSettled, untranslatedText } from '../support/page-checks';
+import { OPEN_DROPDOWN } from '../support/select';
 
 const TYPE_PATH = '/deviceManagement/equipment/equipmentType';
 const LIST_PATH = '/deviceManagement/equipment';
@@ -37,8 +38,6 @@ const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==',
   'base64',
 );
-
-const OPEN_DROPDOWN = '.ant-select-dropdown:visible';
 
 /**
  * Picks `label` in the open antd select dropdown, then waits for it to finish closing: a dropdown

@@ -25,6 +25,7 @@ import {
   untranslatedText,
 } from '../support/page-checks';
 import { startReceiver } from '../support/receiver';
+import { chooseOption } from '../support/select';
 
 const LIST_PATH = '/interfaceDock/platformList';
 const OPERATOR_PATH = '/operator/docking-requests';
@@ -73,10 +74,12 @@ describe('platform docking console', () => {
     const row = page.locator('[data-testid^="dock-row-"]').filter({ hasText: PLATFORM });
     await row.getByText('Not docked', { exact: true }).waitFor({ timeout: 20_000 });
     await row.locator('[data-testid^="dock-apply-"]').click();
-    const select = page.getByTestId('dock-monitors-select');
-    await select.click();
-    await select.locator('input').fill(SERIAL);
-    await page.getByTitle(`E2E docked monitor (${SERIAL})`).click();
+    await chooseOption(
+      page,
+      page.getByTestId('dock-monitors-select'),
+      `E2E docked monitor (${SERIAL})`,
+      SERIAL,
+    );
     // The open choice list covers the dialog's button, as it would for a user: close it first.
     await page.locator('.ant-modal-title').click();
     await page.getByTestId('dock-monitors-save').click();

@@ -18,6 +18,7 @@ import { loginAsDemo, newPage, switchLanguage, useBrowser } from '../support/bro
 import { consoleCall } from '../support/console-call';
 import { goClientSide, horizontalOverflow, untranslatedText } from '../support/page-checks';
 import { startReceiver } from '../support/receiver';
+import { chooseOption } from '../support/select';
 
 const LIST_PATH = '/customizedPushDock/customizedPushDevice';
 const SERIAL = 'SIM1011';
@@ -77,10 +78,7 @@ describe('push docking console', () => {
     );
 
     await row.locator('[data-testid^="push-devices-"]').click();
-    const select = page.getByTestId('push-devices-select');
-    await select.click();
-    await select.locator('input').fill(SERIAL);
-    await page.getByTitle(`E2E push monitor (${SERIAL})`).click();
+    await chooseOption(page, page.getByTestId('push-devices-select'), `E2E push monitor (${SERIAL})`, SERIAL);
     await page.getByTestId('push-devices-save').click();
     await page.getByTestId('push-devices-save').waitFor({ state: 'detached' });
 

@@ -21,6 +21,7 @@ import {
   seriousA11yFaults,
   untranslatedText,
 } from '../support/page-checks';
+import { chooseOption } from '../support/select';
 
 const BACKUP_PATH = '/dataCenter/dataBackup';
 const FILES_PATH = '/dataCenter/dataFiles';
@@ -28,7 +29,6 @@ const FILES_PATH = '/dataCenter/dataFiles';
 const STAMP = String(Date.now()).slice(-7);
 const TASK = `E2E nightly ${STAMP}`;
 const ADDRESS = `backup-${STAMP}@example.com`;
-const OPEN_DROPDOWN = '.ant-select-dropdown:visible';
 
 interface Attachment {
   filename: string;
@@ -75,11 +75,7 @@ async function createDailyTask(page: Page) {
   // Daily is the form's default frequency; history data its default type.
   expect(await page.getByRole('radio', { name: 'Daily, 3 am' }).isChecked()).toBe(true);
   await page.getByTestId('task-format-csv').click();
-  const devices = page.getByTestId('task-devices').locator('input');
-  await devices.click();
-  await devices.fill('DEMO0001');
-  const option = page.locator(`${OPEN_DROPDOWN} .ant-select-item-option`).filter({ hasText: 'DEMO0001' });
-  await option.first().click();
+  await chooseOption(page, page.getByTestId('task-devices'), 'DEMO0001', 'DEMO0001');
   await page.keyboard.press('Escape');
   const emails = page.getByTestId('task-emails').locator('input');
   await emails.fill(ADDRESS);
