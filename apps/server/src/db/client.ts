@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import type { ExtractTablesWithRelations, SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import { runsBeforeCommit } from './before-commit';
 import { CountingClient, DatabaseChanges } from './database-changes';
 import { migrationsFolder, startFromTemplate } from './database-template';
 import { PGliteThread } from './pglite-proxy';
@@ -87,9 +88,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   // The thread answers the part of PGlite's interface that drizzle's driver uses, and so does
   // the counter of changes wrapped around either.
   const changes = new DatabaseChanges();
-  const db = drizzle(new CountingClient(client, changes) as unknown as PGlite, {
-    schema: tables,
-  }) as unknown as Db;
+  const db = runsBeforeCommit(
+    drizzle(new CountingClient(client, changes) as unknown as PGlite, { schema: tables }) as unknown as Db,
+  );
   await migrate(db as never, { migrationsFolder });
   return { db, kind: 'pglite', changes, close: () => client.close() };
 }
@@ -118,7 +119,7 @@ async function openPostgres(url: string): Promise<Database> {
     await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
     client.release();
   }
-  const db = drizzle(pool, { schema: tables }) as unknown as Db;
+  const db = runsBeforeCommit(drizzle(pool, { schema: tables }) as unknown as Db);
   return { db, kind: 'postgres', url, close: () => pool.end() };
 }
 

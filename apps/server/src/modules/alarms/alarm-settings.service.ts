@@ -20,7 +20,7 @@ import { selectedDevices } from '../devices/devices-batch.service';
 import { deviceIdsWhere } from '../org/access';
 import { endOpenAlarms } from './alarm-end';
 import { everyNotifier, presentEscalation, storeEscalation } from './alarm-escalation';
-import { type SettingRow, syncDeviceStates } from './alarm-writer';
+import { lockDevicesForAlarmChange, type SettingRow, syncDeviceStates } from './alarm-writer';
 import { alarmRecords, alarmSettings } from './alarms.table';
 import { assertRemoteAlarmAllowed } from './remote-alarm';
 
@@ -93,7 +93,10 @@ async function findSetting(db: Db | Tx, scope: SQL, wireId: string): Promise<Set
         .from(alarmSettings)
         .where(and(eq(alarmSettings.id, id), sql`${alarmSettings.deviceId} IN ${deviceIdsWhere(scope)}`))
         .limit(1)
-        .for('update')
+        // Not `for update`: that also blocks the key-share lock an alarm raised on this rule
+        // takes (its foreign key), so ingest, holding the device, waited for an edit that in
+        // turn waited for the device: a deadlock on PostgreSQL. Edits still queue on each other.
+        .for('no key update')
     : [];
   if (!row) throw new AppError('ALARM_SETTING_NOT_FOUND');
   return row;
@@ -170,6 +173,7 @@ export async function saveAlarmSetting(
       return { id: idToWire(row!.id) };
     }
     const existing = await findSetting(tx, scope, input.id);
+    await lockDevicesForAlarmChange(tx, companyId, [existing.deviceId, target.deviceId]);
     await endOpenAlarms(
       tx,
       actor,
@@ -268,6 +272,7 @@ export async function deleteAlarmSetting(db: Db, actor: Actor, scope: SQL, wireI
   const { companyId } = actor;
   await db.transaction(async (tx) => {
     const setting = await findSetting(tx, scope, wireId);
+    await lockDevicesForAlarmChange(tx, companyId, [setting.deviceId]);
     await endOpenAlarms(tx, actor, eq(alarmRecords.settingId, setting.id), 'ruleDeleted');
     await tx
       .delete(alarmSettings)

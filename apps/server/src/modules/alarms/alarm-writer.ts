@@ -318,6 +318,21 @@ export async function endExcursions(
 }
 
 /**
+ * Locks devices before a change to their alarms (a rule edited or deleted, a channel switched
+ * off, a shipment ended), in id order. Ingest locks a device when it reports (its last contact)
+ * and then, in the same transaction, its alarm states and open alarms; a change that ended the
+ * open alarms first and then set the device's state took the same rows in the opposite order,
+ * and on PostgreSQL the two deadlocked. Taken first, the device orders them.
+ */
+export async function lockDevicesForAlarmChange(tx: Tx, companyId: number, deviceIds: number[]) {
+  const ids = [...new Set(deviceIds)].sort((a, b) => a - b);
+  if (ids.length === 0) return;
+  await tx.execute(sql`
+    select 1 from ${devices} where company_id = ${companyId} and id = any(${pgArray(ids)}::bigint[])
+    order by id for no key update`);
+}
+
+/**
  * Device state 2 while any of its alarms is active, back to 1 when none: `saveStates` with no
  * state to save, so the rule lives in one statement. Used when settings change outside the engine.
  */

@@ -270,6 +270,27 @@ describe('alarm settings and records (routes)', () => {
     return { ...f, alarmId: String(record!.id) };
   }
 
+  it('edits a rule while its device reports, raising and ending alarms, without a deadlock', async () => {
+    // On PostgreSQL a rule edit and ingest's alarm pass touch the same rows (the device, its
+    // alarm states and open alarms); taken in opposite orders they deadlock, and one side fails.
+    const f = await alarmFixture(ctx.app);
+    const created = await f.save({});
+    const start = Date.now() - 60_000;
+    const [edits, posts] = await Promise.all([
+      Promise.all(
+        Array.from({ length: 12 }, (_, i) => f.save({ id: created.body.data.id, max: 8 + (i % 2) })),
+      ),
+      Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          postReadings(ctx.app, f.device, [{ ts: start + i * 1000, v: i % 2 === 0 ? 9.4 : 5 }]),
+        ),
+      ),
+    ]);
+    expect(edits.map((e) => e.body.msgContent)).toEqual(edits.map(() => 'success'));
+    expect(posts.map((p) => p.statusCode)).toEqual(posts.map(() => 200));
+    await ctx.app.alarms.idle();
+  });
+
   it('pages, shows and resolves an alarm with resolver and time; a second resolve is refused clearly', async () => {
     const f = await withAlarm();
     const page = await call<{ list: { id: string }[]; total: number; pageNum: number; pageSize: number }>(

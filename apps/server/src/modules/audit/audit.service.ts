@@ -1,5 +1,6 @@
 import type { ChainProblem, ChainVerification, OperationLogEntry } from '@coldchain/contract';
 import { and, asc, count, desc, eq, gte, ilike, lte, or, type SQL, sql } from 'drizzle-orm';
+import { beforeCommit } from '../../db/before-commit';
 import type { Db, Queryable } from '../../db/client';
 import { idToWire } from '../../lib/ids';
 import { users } from '../users/users.table';
@@ -30,14 +31,22 @@ function plain(value: unknown): unknown {
   return value === undefined ? null : JSON.parse(JSON.stringify(value));
 }
 
+/** An entry with every field but its place in the chain, ready to append. */
+interface PreparedEntry {
+  fields: Omit<ChainedFields, 'seq'>;
+  prefix: string;
+  suffix: string;
+}
+
+/** Entries recorded in a transaction and appended as its last step (db/before-commit.ts). */
+const recorded = new WeakMap<object, PreparedEntry[]>();
+
 /**
- * Appends an entry to the company's chain inside the caller's transaction, so the entry exists
- * if and only if the change does. A per-company advisory lock orders concurrent writers; it is a
- * statement of its own so that the append, a second statement, reads the chain's last link after
- * the lock is held (a statement sees what was committed when it began). The append reads the
- * last link, numbers and hashes the entry (SHA-256 of the previous hash and the entry's canonical
- * JSON, cut around `seq`, see audit-chain.ts) and inserts it: one statement instead of a read and
- * an insert, on every audited write.
+ * Records an entry in the company's chain inside the caller's transaction, so the entry exists if
+ * and only if the change does. In a transaction the entries are appended as its last step, after
+ * every other change: the company's lock (below) is then never held while the transaction waits
+ * for a row, which on PostgreSQL deadlocked an edit that took the lock early with one that held
+ * a row it needed and waited for the lock. Outside a transaction the entry is appended at once.
  */
 export async function recordAudit(tx: Queryable, actor: Actor, entry: AuditEntry): Promise<void> {
   const fields: Omit<ChainedFields, 'seq'> = {
@@ -52,17 +61,43 @@ export async function recordAudit(tx: Queryable, actor: Actor, entry: AuditEntry
     ip: actor.ip,
     createdAt: Date.now(),
   };
-  const { prefix, suffix } = canonicalAround({ ...fields }, 'seq');
+  const prepared = { fields, ...canonicalAround({ ...fields }, 'seq') };
+  const queued = recorded.get(tx);
+  if (queued) {
+    queued.push(prepared);
+    return;
+  }
+  const entries = [prepared];
+  const appendAtEnd = () => {
+    // An entry recorded from here on (by later before-commit work) starts a batch of its own.
+    recorded.delete(tx);
+    return appendEntries(tx, entries);
+  };
+  if (beforeCommit(tx, appendAtEnd)) recorded.set(tx, entries);
+  else await appendEntries(tx, entries);
+}
+
+/**
+ * Appends entries to their companies' chains. A per-company advisory lock orders concurrent
+ * writers, taken in company order; it is a statement of its own so that each append, a statement
+ * after it, reads the chain's last link after the lock is held (a statement sees what was
+ * committed when it began). An append reads the last link, numbers and hashes the entry (SHA-256
+ * of the previous hash and the entry's canonical JSON, cut around `seq`, see audit-chain.ts) and
+ * inserts it: one statement instead of a read and an insert.
+ */
+async function appendEntries(tx: Queryable, entries: PreparedEntry[]): Promise<void> {
+  const companies = [...new Set(entries.map((e) => e.fields.companyId))].sort((a, b) => a - b);
   const jsonb = (value: unknown) => (value === null ? null : JSON.stringify(value));
-  // The lock and the append are sent together, without waiting for the lock's answer: both
-  // databases run a session's statements in the order sent, so the append still starts after
-  // the lock is held and reads the link committed before it (its own snapshot), and a round trip
-  // is saved on every audited write. Both are started here, in order, before either is awaited.
-  const locked = Promise.resolve(
-    tx.execute(sql`select pg_advisory_xact_lock(${AUDIT_LOCK_BASE + actor.companyId})`),
-  );
-  const appended = Promise.resolve(
-    tx.execute(sql`
+  // The locks and the appends are sent together, without waiting for the answers: both databases
+  // run a session's statements in the order sent, so each append still starts after the locks
+  // are held and reads the link committed (or appended in this transaction) before it, and a
+  // round trip is saved per statement. All are started here, in order, before any is awaited.
+  const statements = [
+    ...companies.map((companyId) =>
+      tx.execute(sql`select pg_advisory_xact_lock(${AUDIT_LOCK_BASE + companyId})`),
+    ),
+    ...entries.map(({ fields, prefix, suffix }) =>
+      tx.execute(sql`
     with last as (
       select seq, hash from audit_log where company_id = ${fields.companyId} order by seq desc limit 1
     ), link as (
@@ -76,8 +111,9 @@ export async function recordAudit(tx: Queryable, actor: Actor, entry: AuditEntry
            ${fields.ip}, ${new Date(fields.createdAt).toISOString()}::timestamptz, link.prev_hash,
            encode(sha256(convert_to(link.prev_hash || ${prefix}::text || link.seq::text || ${suffix}::text, 'UTF8')), 'hex')
     from link`),
-  );
-  await Promise.all([locked, appended]);
+    ),
+  ].map((statement) => Promise.resolve(statement));
+  await Promise.all(statements);
 }
 
 /** Walks the company's chain from the start and lists every edited or missing entry (first 100). */

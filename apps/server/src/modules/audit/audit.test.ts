@@ -63,6 +63,59 @@ describe('operation log', () => {
     expect(body.data).toEqual({ ok: true, checked: 16, problems: [] });
   });
 
+  it('lets a device and its alarm rule be edited at the same time without a deadlock', async () => {
+    // On PostgreSQL an edit of a rule took the company's audit lock and then locked its device
+    // (the device's state follows its rules), while an edit of the device locked the device and
+    // then waited for the audit lock: "deadlock detected" after a second, and one of the two
+    // refused. Entries are now appended as their transaction's last step, so a transaction that
+    // holds the lock never waits for a row. (The embedded database runs one transaction at a
+    // time, so there this passes either way.)
+    const company = await buildCompany(ctx.app.db);
+    const device = await buildDevice(ctx.app.db, company.id);
+    // Online: a rule edit rewrites the state of devices in states 1 and 2 only.
+    await ctx.app.db.execute(sql`update devices set state = 1 where id = ${Number(device.id)}`);
+    const token = await login(ctx.app, company.admin.account);
+    const rule = {
+      carrier: 'device',
+      targetId: device.id,
+      alarmType: 'offline',
+      channels: [],
+      notifierIds: [],
+    };
+    const created = await call<{ id: string }>(
+      ctx.app,
+      '/api/deviceAlarmRule/saveAlarmSetting',
+      { ...rule, level: 1, repeat: 1 },
+      { token },
+    );
+    expect(created.body.msgCode).toBe(200);
+    const edits = Array.from({ length: 12 }, (_, i) => [
+      call(
+        ctx.app,
+        '/api/device/editDevice',
+        {
+          id: device.id,
+          name: `Fridge ${i}`,
+          recordInterval: 60,
+          uploadInterval: 300,
+          alarmVerifyInterval: 60,
+          offlineJudgement: 3,
+        },
+        { token },
+      ),
+      call(
+        ctx.app,
+        '/api/deviceAlarmRule/saveAlarmSetting',
+        { ...rule, id: created.body.data.id, level: 1 + (i % 3), repeat: 1 },
+        { token },
+      ),
+    ]).flat();
+    const answers = await Promise.all(edits);
+    expect(answers.map((a) => a.body.msgContent)).toEqual(answers.map(() => 'success'));
+    const { body } = await call<ChainVerification>(ctx.app, '/api/audit/verifyChain', {}, { token });
+    expect(body.data).toMatchObject({ ok: true, problems: [] });
+  });
+
   it('appends an entry in two statements, the lock and the numbered, hashed insert', async () => {
     const company = await buildCompany(ctx.app.db);
     const token = await login(ctx.app, company.admin.account);

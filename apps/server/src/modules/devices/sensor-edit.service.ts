@@ -4,7 +4,7 @@ import type { Db } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import { idFromWire, idToWire } from '../../lib/ids';
 import { endOpenAlarms } from '../alarms/alarm-end';
-import { syncDeviceStates } from '../alarms/alarm-writer';
+import { lockDevicesForAlarmChange, syncDeviceStates } from '../alarms/alarm-writer';
 import { alarmRecords, alarmState } from '../alarms/alarms.table';
 import { type Actor, recordAudit } from '../audit/audit.service';
 import { alarmingSensorIds } from './channel-state';
@@ -53,6 +53,8 @@ export async function editSensor(
       after: { channel: sensor.channel, ...editableOf(updated!) },
     });
     if (sensor.enabled && !input.enabled) {
+      // After the sensor, as ingest takes them: the sensor (its latest value), then its device.
+      await lockDevicesForAlarmChange(tx, actor.companyId, [sensor.deviceId]);
       await endOpenAlarms(tx, actor, eq(alarmRecords.sensorId, sensor.id), 'channelDisabled');
       await tx.delete(alarmState).where(eq(alarmState.sensorId, sensor.id));
       await syncDeviceStates(tx, actor.companyId, [sensor.deviceId]);

@@ -1,7 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { endOpenAlarms } from '../alarms/alarm-end';
-import { syncDeviceStates } from '../alarms/alarm-writer';
+import { lockDevicesForAlarmChange, syncDeviceStates } from '../alarms/alarm-writer';
 import { alarmRecords, alarmSettings } from '../alarms/alarms.table';
 import type { Actor } from '../audit/audit.service';
 import { sensors } from '../devices/devices.table';
@@ -77,6 +77,11 @@ export async function endShipmentAlarms(tx: Tx, actor: Actor, deliveryId: number
     .where(eq(logisticsDeliveryDevices.deliveryId, deliveryId));
   const ids = links.flatMap((l) => l.alarmSettingIds);
   if (ids.length === 0) return 0;
+  await lockDevicesForAlarmChange(
+    tx,
+    actor.companyId,
+    links.map((l) => l.deviceId),
+  );
   const ended = await endOpenAlarms(tx, actor, inArray(alarmRecords.settingId, ids), 'shipmentEnded');
   await tx
     .delete(alarmSettings)
