@@ -1,6 +1,7 @@
 /**
  * The console's own calls under load: each call a page load makes, driven by autocannon with 50
- * connections against a server started as `npm start` starts it (embedded database, demo data),
+ * connections against a server started as `npm start` starts it (embedded database, demo data;
+ * or on PostgreSQL),
  * next to a bare Node HTTP server answering a fixed envelope in its own process, in the same
  * run. The share (our rate / the bare server's rate) is the figure the speed issue sets goals
  * for; absolute rates change with the host, shares much less.
@@ -93,8 +94,10 @@ const RESOLVE_POOL_PER_SECOND = 2_000;
  * that no channel reads "alarm" because of them), with the server stopped, and returns their ids.
  * A resolve succeeds once per alarm, so the resolve target needs one per request.
  */
-async function seedPendingAlarms(dataDir: string, count: number): Promise<string[]> {
-  const database = await openDatabase({ dataDir });
+async function seedPendingAlarms(store: Store, count: number): Promise<string[]> {
+  const database = await openDatabase(
+    store.databaseUrl ? { url: store.databaseUrl } : { dataDir: store.dataDir },
+  );
   try {
     const rows = await queryRows<{ id: string }>(
       database.db,
@@ -115,13 +118,20 @@ async function seedPendingAlarms(dataDir: string, count: number): Promise<string
   }
 }
 
-async function startDemoServer(dataDir: string) {
+/** Where the server keeps its data: the embedded database in `dataDir`, or PostgreSQL. */
+interface Store {
+  dataDir: string;
+  databaseUrl?: string;
+}
+
+async function startDemoServer(store: Store) {
   const port = await freePort();
   const server = await startServerProcess({
-    DATA_DIR: dataDir,
+    DATA_DIR: store.dataDir,
     DEMO: '1',
     PORT: String(port),
     MQTT_PORT: String(await freePort()),
+    ...(store.databaseUrl ? { DATABASE_URL: store.databaseUrl } : {}),
   });
   const { accessToken } = await postJson<{ accessToken: string }>(server.baseUrl, '/api/doLogin', {
     account: 'demo@example.com',
@@ -144,11 +154,24 @@ function saveBodyOf(setting: Record<string, unknown>) {
   return Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== null));
 }
 
-export async function benchApi({ seconds = 5 } = {}): Promise<{ ceiling: number; calls: CallFigures[] }> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'cc-bench-api-'));
+/**
+ * `databaseUrl`: an empty PostgreSQL database to run the server on instead of the embedded
+ * default (the demo is written into it as into a new data directory).
+ */
+export async function benchApi({
+  seconds = 5,
+  databaseUrl,
+}: {
+  seconds?: number;
+  databaseUrl?: string;
+} = {}): Promise<{
+  ceiling: number;
+  calls: CallFigures[];
+}> {
+  const store: Store = { dataDir: mkdtempSync(path.join(tmpdir(), 'cc-bench-api-')), databaseUrl };
   const barePort = await freePort();
   const bare = await startBareServer(barePort);
-  let server = await startDemoServer(dataDir);
+  let server = await startDemoServer(store);
   try {
     const { accessToken } = server;
     const devices = await postJson<{ list: { id: string }[] }>(
@@ -269,8 +292,8 @@ export async function benchApi({ seconds = 5 } = {}): Promise<{ ceiling: number;
     // Resolving needs a pending alarm per request: the server is stopped, a pool of pending alarms
     // is written into its database, and it starts again on the same data.
     await server.stop();
-    const pending = await seedPendingAlarms(dataDir, RESOLVE_POOL_PER_SECOND * seconds);
-    server = await startDemoServer(dataDir);
+    const pending = await seedPendingAlarms(store, RESOLVE_POOL_PER_SECOND * seconds);
+    server = await startDemoServer(store);
     let next = 0;
     await measure({
       label: 'resolveAlarm (a write)',
@@ -288,6 +311,6 @@ export async function benchApi({ seconds = 5 } = {}): Promise<{ ceiling: number;
   } finally {
     bare.kill('SIGTERM');
     await server.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(store.dataDir, { recursive: true, force: true });
   }
 }

@@ -8,12 +8,18 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import mqtt from 'mqtt';
 import { freePort, postJson, startServerProcess } from '../apps/server/src/test/server-process';
+import { cpuSeconds } from './fleet.bench';
 
 export interface IngestFigures {
   label: string;
   readingsPerSecond: number;
   messagesPerSecond: number;
   shape: string;
+  /** The server process's CPU (both its threads) per acknowledged message, in µs, and as cores. */
+  serverCpuUsPerMessage: number;
+  serverCores: number;
+  /** The load generator's (this process's) CPU per message, in µs: on 2 cores it competes. */
+  clientCpuUsPerMessage: number;
 }
 
 export async function benchIngest(
@@ -66,6 +72,8 @@ export async function benchIngest(
     let seq = 0;
     const deadline = Date.now() + seconds * 1000;
     const started = Date.now();
+    const serverCpuBefore = cpuSeconds(server.child.pid!);
+    const clientCpuBefore = process.cpuUsage();
     await Promise.all(
       clients.flatMap((client, c) =>
         Array.from({ length: inFlight }, async () => {
@@ -90,12 +98,18 @@ export async function benchIngest(
       ),
     );
     const elapsed = (Date.now() - started) / 1000;
+    const serverCpu = cpuSeconds(server.child.pid!) - serverCpuBefore;
+    const clientCpuUsed = process.cpuUsage(clientCpuBefore);
+    const clientCpu = (clientCpuUsed.user + clientCpuUsed.system) / 1e6;
     await Promise.all(clients.map((c) => c.endAsync()));
     return {
       label,
       readingsPerSecond: Math.round(readings / elapsed),
       messagesPerSecond: Math.round(messages / elapsed),
       shape: `${devices} devices, ${inFlight} in flight each, ${recordsPerMessage} records x ${channelsPerRecord} channels per message`,
+      serverCpuUsPerMessage: Math.round((serverCpu / messages) * 1e6),
+      serverCores: Math.round((serverCpu / elapsed) * 100) / 100,
+      clientCpuUsPerMessage: Math.round((clientCpu / messages) * 1e6),
     };
   } finally {
     server.child.kill('SIGTERM');

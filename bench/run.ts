@@ -7,13 +7,13 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openDatabase } from '../apps/server/src/db/client';
 import { benchAlarmLatency } from './alarm-latency.bench';
-import { benchApi } from './api.bench';
+import { benchApi, type CallFigures } from './api.bench';
 import { benchConsoleWeight, type PageLoad } from './console-weight.bench';
 import { benchDbCalls } from './db-calls.bench';
 import { benchFleet, fleetsFromEnv } from './fleet.bench';
 import { benchFleetCluster } from './fleet-cluster.bench';
 import { benchHistory } from './history.bench';
-import { benchIngest } from './ingest.bench';
+import { benchIngest, type IngestFigures } from './ingest.bench';
 import { pushFigures } from './push.bench';
 import { reportFigures } from './report.bench';
 import { benchStart, type StartFigures } from './start.bench';
@@ -150,16 +150,32 @@ async function fleetFigures() {
 
 async function apiFigures() {
   const apiSeconds = Number(process.env.BENCH_API_SECONDS ?? 5);
+  const print = (ceiling: number, calls: CallFigures[]) => {
+    console.log(`- bare Node HTTP server, same run: ${ceiling} req/s`);
+    for (const call of calls) {
+      const failures = call.failures ? ` (${call.failures} answers not ok)` : '';
+      console.log(
+        `- ${call.label}: ${call.requestsPerSecond} req/s, p50 ${call.p50Ms} ms, p99 ${call.p99Ms} ms, ${(call.share * 100).toFixed(1)}% of bare${failures}`,
+      );
+    }
+  };
+  const goals = 'goals: reads 10% of the bare server with p99 50 ms or less, writes 5%, /healthz 40%';
   console.log(
-    `\n## Console calls, 50 connections, ${apiSeconds} s each, embedded default with the demo (goals: reads 10% of the bare server with p99 50 ms or less, writes 5%, /healthz 40%)`,
+    `\n## Console calls, 50 connections, ${apiSeconds} s each, embedded default with the demo (${goals})`,
   );
-  const { ceiling, calls } = await benchApi({ seconds: apiSeconds });
-  console.log(`- bare Node HTTP server, same run: ${ceiling} req/s`);
-  for (const call of calls) {
-    const failures = call.failures ? ` (${call.failures} answers not ok)` : '';
-    console.log(
-      `- ${call.label}: ${call.requestsPerSecond} req/s, p50 ${call.p50Ms} ms, p99 ${call.p99Ms} ms, ${(call.share * 100).toFixed(1)}% of bare${failures}`,
-    );
+  const embedded = await benchApi({ seconds: apiSeconds });
+  print(embedded.ceiling, embedded.calls);
+  const database = await freshPostgres();
+  if (!database) {
+    console.log('- PostgreSQL: skipped (no server at BENCH_DATABASE_URL, or BENCH_EMBEDDED_ONLY=1)');
+    return;
+  }
+  console.log(`\n## Console calls, the same on PostgreSQL with the demo (${goals})`);
+  try {
+    const onPostgres = await benchApi({ seconds: apiSeconds, databaseUrl: database.url });
+    print(onPostgres.ceiling, onPostgres.calls);
+  } finally {
+    await database.drop();
   }
 }
 
@@ -185,13 +201,17 @@ async function consoleFigures() {
   line('/home after login', figures.homeAfterLogin);
 }
 
+/** Where the CPU of an ingest run went: on 2 cores the load generator competes with the server. */
+const ingestCpu = (f: IngestFigures) =>
+  `server ${f.serverCpuUsPerMessage} µs of CPU a message (${f.serverCores} cores), load generator ${f.clientCpuUsPerMessage} µs`;
+
 async function ingestFigures() {
   console.log(
     '## Ingest: acknowledged readings per second, MQTT QoS 1, full path (goal: 25k/s embedded, 50k/s PostgreSQL)',
   );
   const embedded = await benchIngest('embedded (PGlite)', {}, { seconds });
   console.log(
-    `- ${embedded.label}: ${embedded.readingsPerSecond} readings/s (${embedded.messagesPerSecond} messages/s; ${embedded.shape})`,
+    `- ${embedded.label}: ${embedded.readingsPerSecond} readings/s (${embedded.messagesPerSecond} messages/s; ${embedded.shape}; ${ingestCpu(embedded)})`,
   );
   const single = await benchIngest(
     'embedded (PGlite), one reading per message',
@@ -199,14 +219,14 @@ async function ingestFigures() {
     { seconds: Math.max(3, seconds / 2), recordsPerMessage: 1 },
   );
   console.log(
-    `- ${single.label}: ${single.readingsPerSecond} readings/s (${single.messagesPerSecond} messages/s)`,
+    `- ${single.label}: ${single.readingsPerSecond} readings/s (${single.messagesPerSecond} messages/s; ${ingestCpu(single)})`,
   );
   const pgIngest = await freshPostgres();
   if (pgIngest) {
     try {
       const figures = await benchIngest('PostgreSQL', { DATABASE_URL: pgIngest.url }, { seconds });
       console.log(
-        `- ${figures.label}: ${figures.readingsPerSecond} readings/s (${figures.messagesPerSecond} messages/s; ${figures.shape})`,
+        `- ${figures.label}: ${figures.readingsPerSecond} readings/s (${figures.messagesPerSecond} messages/s; ${figures.shape}; ${ingestCpu(figures)})`,
       );
     } finally {
       await pgIngest.drop();
