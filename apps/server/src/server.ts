@@ -50,6 +50,7 @@ function openConfiguredDatabase(config: Config) {
     url: config.databaseUrl,
     dataDir: config.dataDir,
     templateDir: DATABASE_TEMPLATE_DIR,
+    preparedStatements: config.databasePreparedStatements,
   });
 }
 

@@ -6,6 +6,7 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg
 import { runsBeforeCommit } from './before-commit';
 import { CountingClient, DatabaseChanges } from './database-changes';
 import { migrationsFolder, startFromTemplate } from './database-template';
+import { PLANNED_ONCE_OPTIONS, prepareMarkedStatements } from './pg-planned-once';
 import { PGliteThread } from './pglite-proxy';
 import { EMBEDDED_DATABASE_SETTINGS, settingsAsStartParams } from './pglite-settings';
 import type * as schema from './schema';
@@ -47,6 +48,8 @@ export interface DatabaseOptions {
    * initdb (database-template.ts; the server passes the one `npm start` builds).
    */
   templateDir?: string;
+  /** PostgreSQL: the planned-once statements prepared on each connection (default true). */
+  preparedStatements?: boolean;
 }
 
 /**
@@ -58,7 +61,7 @@ export interface DatabaseOptions {
  * (server.ts). Only the driver in use is loaded.
  */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  if (options.url) return openPostgres(options.url);
+  if (options.url) return openPostgres(options.url, options.preparedStatements ?? true);
   const onDisk = options.dataDir && options.dataDir !== 'memory://';
   const dir = onDisk ? path.join(options.dataDir!, 'pgdata') : undefined;
   if (dir) {
@@ -98,14 +101,19 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 /** The advisory lock key that serialises migrations across instances ("ccmigrat" as a number). */
 const MIGRATION_LOCK_KEY = 0x63636d6967726174n.toString();
 
-async function openPostgres(url: string): Promise<Database> {
+async function openPostgres(url: string, preparedStatements: boolean): Promise<Database> {
   const [tables, { default: pg }, { drizzle }, { migrate }] = await Promise.all([
     import('./schema'),
     import('pg'),
     import('drizzle-orm/node-postgres'),
     import('drizzle-orm/node-postgres/migrator'),
   ]);
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    ...(preparedStatements ? { options: PLANNED_ONCE_OPTIONS } : {}),
+  });
+  if (preparedStatements) prepareMarkedStatements(pool);
   // An idle client that loses its connection must not crash the process.
   pool.on('error', () => {});
   // Instances starting together migrate one after the other: the first applies what is missing

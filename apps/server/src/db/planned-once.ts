@@ -9,5 +9,8 @@ import { type SQL, sql } from 'drizzle-orm';
  * parameters.
  */
 export function plannedOnce(query: SQL): SQL {
-  return sql`${sql.raw('/*planned-once*/ ')}${query}`;
+  return sql`${sql.raw(`${PLANNED_ONCE_MARK} `)}${query}`;
 }
+
+/** The comment that starts a planned-once statement's text. */
+export const PLANNED_ONCE_MARK = '/*planned-once*/';

@@ -22,6 +22,14 @@ describe('configuration', () => {
     expect(loadConfig({ MQTT_URL: 'mqtt://127.0.0.1:1883' }).mqttPort).toBeNull();
   });
 
+  it('prepares the hot statements on PostgreSQL unless DATABASE_PREPARED_STATEMENTS is off', () => {
+    expect(loadConfig({}).databasePreparedStatements).toBe(true);
+    expect(loadConfig({ DATABASE_PREPARED_STATEMENTS: '0' }).databasePreparedStatements).toBe(false);
+    expect(() => loadConfig({ DATABASE_PREPARED_STATEMENTS: 'maybe' })).toThrow(
+      /DATABASE_PREPARED_STATEMENTS/,
+    );
+  });
+
   it('names the instance on the external broker by host and HTTP port, the same at every start, or by MQTT_CLIENT_ID', () => {
     const first = loadConfig({ PORT: '8081' }).mqttClientId;
     expect(first).toMatch(/^coldchain-[A-Za-z0-9_-]+-8081$/);

@@ -58,6 +58,7 @@ const EnvSchema = z.object({
       .optional(),
   ),
   DATABASE_URL: z.string().url().optional(),
+  DATABASE_PREPARED_STATEMENTS: flag.optional(),
   MQTT_URL: z.string().url().optional(),
   MQTT_PORT: port.default(1883),
   MQTT_SHARE_GROUP: z
@@ -175,6 +176,12 @@ export interface Config {
    */
   s3?: S3Settings;
   databaseUrl?: string;
+  /**
+   * DATABASE_PREPARED_STATEMENTS (default on): the hot statements are prepared on each PostgreSQL
+   * connection (db/pg-planned-once.ts). Off for a pooler in transaction mode that does not carry
+   * prepared statements between its server connections.
+   */
+  databasePreparedStatements: boolean;
   mqttUrl?: string;
   /** 0 picks a free port (tests); null turns the embedded broker off. */
   mqttPort: number | null;
@@ -281,6 +288,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploadDir: path.resolve(e.UPLOAD_DIR ?? path.join(e.DATA_DIR, 'uploads')),
     ...(e.S3_URL ? { s3: e.S3_URL } : {}),
     databaseUrl: e.DATABASE_URL,
+    databasePreparedStatements: e.DATABASE_PREPARED_STATEMENTS ?? true,
     mqttUrl: e.MQTT_URL,
     mqttPort: e.MQTT_URL ? null : e.MQTT_PORT,
     mqttShareGroup: e.MQTT_SHARE_GROUP,
