@@ -6,7 +6,7 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg
 import { runsBeforeCommit } from './before-commit';
 import { CountingClient, DatabaseChanges } from './database-changes';
 import { migrationsFolder, startFromTemplate } from './database-template';
-import { PLANNED_ONCE_OPTIONS, prepareMarkedStatements } from './pg-planned-once';
+import { prepareMarkedStatements } from './pg-planned-once';
 import { PGliteThread } from './pglite-proxy';
 import { EMBEDDED_DATABASE_SETTINGS, settingsAsStartParams } from './pglite-settings';
 import type * as schema from './schema';
@@ -108,11 +108,7 @@ async function openPostgres(url: string, preparedStatements: boolean): Promise<D
     import('drizzle-orm/node-postgres'),
     import('drizzle-orm/node-postgres/migrator'),
   ]);
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: 10,
-    ...(preparedStatements ? { options: PLANNED_ONCE_OPTIONS } : {}),
-  });
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
   if (preparedStatements) prepareMarkedStatements(pool);
   // An idle client that loses its connection must not crash the process.
   pool.on('error', () => {});
