@@ -11,7 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { call, useTestApp } from '../../test/build-app';
 import { buildCompany, buildDevice, login } from '../../test/factories';
-import { openApiKeys } from './open-api.table';
+import { openApiKeys, openApiUsage } from './open-api.table';
 
 const SERVICES = ['service:openApi'];
 
@@ -203,7 +203,18 @@ describe('open API', () => {
   it('limits each key to its rate with 429 and Retry-After', async () => {
     const { post, opened } = await setUp();
     const key = await keyFor(post, [opened.id]);
-    for (let i = 0; i < 12; i++) expect((await signedGet(ctx.app, key, '/open/v1/devices')).status).toBe(200);
+    const logged = async () =>
+      (
+        await ctx.app.db
+          .select()
+          .from(openApiUsage)
+          .where(eq(openApiUsage.keyId, Number(key.id)))
+      ).length;
+    for (let i = 0; i < 12; i++) {
+      expect((await signedGet(ctx.app, key, '/open/v1/devices')).status).toBe(200);
+      // Counted before its answer left: the next call, on another connection, must see it.
+      expect(await logged()).toBe(i + 1);
+    }
     const over = await signedGet(ctx.app, key, '/open/v1/devices');
     expect(over.status).toBe(429);
     expect(over.body.msgCode).toBe(429);

@@ -43,23 +43,21 @@ export const openRoutes: FastifyPluginAsyncZod<{
   app.addHook('preValidation', async (request, reply) => {
     request.openCaller = await verifyOpenRequest(app.db, box, request, reply, ratePerMinute);
   });
+  // The call is logged before its answer leaves: the log is what the rate counts, and written
+  // after the answer (onResponse), a client's next call could be counted before it on PostgreSQL,
+  // where another pooled connection serves it, and pass the limit.
   app.addHook('onSend', async (request, reply, payload) => {
-    if (request.openKeyId !== undefined && typeof payload === 'string') {
-      const code = /"msgCode":(\d+)/.exec(payload.slice(0, 40));
-      reply.openMsgCode = code ? Number(code[1]) : reply.statusCode;
-    }
-    return payload;
-  });
-  app.addHook('onResponse', async (request, reply) => {
-    if (request.openKeyId === undefined) return;
+    if (request.openKeyId === undefined) return payload;
+    const code = typeof payload === 'string' ? /"msgCode":(\d+)/.exec(payload.slice(0, 40)) : null;
     await logOpenCall(app.db, request.openKeyId, {
       method: request.method,
       path: request.url.slice(0, 500),
       httpStatus: reply.statusCode,
-      msgCode: reply.openMsgCode ?? reply.statusCode,
+      msgCode: code ? Number(code[1]) : reply.statusCode,
       durationMs: Math.round(reply.elapsedTime),
       ip: request.ip ?? '',
     }).catch((err: unknown) => request.log.warn({ err }, 'open API: usage log write failed'));
+    return payload;
   });
 
   // `openApiData` documents the answer only (plugins/openapi-document-open.ts): no `schema.response`,
@@ -137,9 +135,3 @@ export const openRoutes: FastifyPluginAsyncZod<{
     },
   );
 };
-
-declare module 'fastify' {
-  interface FastifyReply {
-    openMsgCode?: number;
-  }
-}
