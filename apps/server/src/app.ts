@@ -3,6 +3,7 @@ import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Database, Db } from './db/client';
+import { startChangeRelay } from './db/pg-change-relay';
 import { translate } from './i18n/messages';
 import { AnswerCache } from './lib/answer-cache';
 import type { Config } from './lib/config';
@@ -89,7 +90,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     db: Db;
     database: Database;
-    /** The page-load reads' answers, reused while the embedded database has not changed (lib/answer-cache.ts). */
+    /** The page-load reads' answers, reused while the database has not changed (lib/answer-cache.ts). */
     answers: AnswerCache;
     hub: LiveHub;
     deviceDirectory: DeviceDirectory;
@@ -160,6 +161,8 @@ export async function buildApp({
     (companyId, deviceId) => usersWhoMaySeeDevice(database.db, companyId, deviceId),
     app.log,
   );
+  // On PostgreSQL, other instances' changes reach the count that answer reuse depends on.
+  const changeRelay = await startChangeRelay(database, app.log);
   app.decorate('answers', new AnswerCache(database.changes));
   app.decorate('deviceDirectory', new DeviceDirectory(database.db));
   app.decorate('ingest', new IngestService(database.db, config.deviceLimits));
@@ -361,6 +364,7 @@ export async function buildApp({
     detachAlarms();
     await app.alarms.idle();
     await liveRelay?.close();
+    await changeRelay?.close();
     app.deviceDirectory.close();
   });
   return app;

@@ -6,6 +6,7 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg
 import { runsBeforeCommit } from './before-commit';
 import { CountingClient, DatabaseChanges } from './database-changes';
 import { migrationsFolder, startFromTemplate } from './database-template';
+import { countPoolChanges } from './pg-changes';
 import { prepareMarkedStatements } from './pg-planned-once';
 import { PGliteThread } from './pglite-proxy';
 import { EMBEDDED_DATABASE_SETTINGS, settingsAsStartParams } from './pglite-settings';
@@ -23,7 +24,7 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   /** The PostgreSQL server's address (absent on PGlite): the live relay opens its LISTEN client with it. */
   url?: string;
-  /** Changes counted on the embedded database (database-changes.ts); absent on PostgreSQL. */
+  /** The changes counted (database-changes.ts): complete on the embedded database; on PostgreSQL, while the change relay listens. */
   changes?: DatabaseChanges;
   close(): Promise<void>;
 }
@@ -110,6 +111,9 @@ async function openPostgres(url: string, preparedStatements: boolean): Promise<D
   ]);
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   if (preparedStatements) prepareMarkedStatements(pool);
+  // Counted here; complete once the app's change relay hears the other instances (pg-change-relay.ts).
+  const changes = new DatabaseChanges({ complete: false });
+  countPoolChanges(pool, changes);
   // An idle client that loses its connection must not crash the process.
   pool.on('error', () => {});
   // Instances starting together migrate one after the other: the first applies what is missing
@@ -124,7 +128,7 @@ async function openPostgres(url: string, preparedStatements: boolean): Promise<D
     client.release();
   }
   const db = runsBeforeCommit(drizzle(pool, { schema: tables }) as unknown as Db);
-  return { db, kind: 'postgres', url, close: () => pool.end() };
+  return { db, kind: 'postgres', url, changes, close: () => pool.end() };
 }
 
 /** Runs raw SQL and returns its rows; both drivers answer `{ rows }`. */

@@ -2,21 +2,53 @@ import type { PGlite } from '@electric-sql/pglite';
 import type { PGliteThread, ThreadTransaction } from './pglite-proxy';
 
 /**
- * How many times the embedded database has changed, as this process saw it: every transaction
- * that ended and every statement outside one that is not a plain `select`. Answers computed while
- * the count stood still are what the database would give again (lib/answer-cache.ts). Only the
- * embedded database has one: it is this process's alone (the data directory's lock), while a
- * PostgreSQL server may be written by other instances.
+ * How many times the database has changed, as this process saw it: every transaction that ended
+ * and every statement outside one that is not a plain `select`. Answers computed while the count
+ * stood still are what the database would give again (lib/answer-cache.ts).
+ *
+ * The embedded database is this process's alone (the data directory's lock), so its count is
+ * complete from the start. A PostgreSQL server may also be written by other instances: there the
+ * count also moves when another instance announces a change (db/pg-changes.ts), and it is
+ * complete only while this instance is listening for those announcements.
  */
 export class DatabaseChanges {
   private count = 0;
+  private listening: boolean;
+  private readonly listeners = new Set<() => void>();
+
+  constructor(options: { complete: boolean } = { complete: true }) {
+    this.listening = options.complete;
+  }
 
   get generation(): number {
     return this.count;
   }
 
+  /** Whether every change reaches the count; answers are reused only then. */
+  get complete(): boolean {
+    return this.listening;
+  }
+
+  /** A change made through this process: counted, then told to `onChange`'s listeners (the announcement to other instances). */
   noteChange(): void {
     this.count++;
+    for (const listener of this.listeners) listener();
+  }
+
+  /** A change another instance announced, or may have made unseen (a reconnect). */
+  noteChangeElsewhere(): void {
+    this.count++;
+  }
+
+  /** Listening for other instances' changes started (true) or broke (false); either way, what was kept may predate a change. */
+  setComplete(complete: boolean): void {
+    this.count++;
+    this.listening = complete;
+  }
+
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 }
 

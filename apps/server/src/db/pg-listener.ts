@@ -16,6 +16,8 @@ export interface PgListenerOptions {
   log: FastifyBaseLogger;
   /** Each payload received on the channel, this instance's own included. */
   onPayload: (payload: string) => void;
+  /** The connection broke: until `onReconnected`, nothing sent on the channel arrives. */
+  onLost?: () => void;
   /** After a reconnect: whatever was sent while the connection was down never arrived. */
   onReconnected?: () => void;
 }
@@ -47,6 +49,15 @@ export class PgListener {
     return db.execute(sql`select pg_notify(${this.options.channel}, ${payload})`);
   }
 
+  /**
+   * Sends `payload` on the LISTEN connection itself, which no burst of the pool delays; through
+   * the pool while that connection is down.
+   */
+  notifyOwnConnection(payload: string, db: Db): Promise<unknown> {
+    if (!this.client) return this.notify(db, payload);
+    return this.client.query('select pg_notify($1, $2)', [this.options.channel, payload]);
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
@@ -58,7 +69,11 @@ export class PgListener {
 
   private async connect(): Promise<void> {
     const { url, channel, onPayload } = this.options;
-    const client = new pg.Client({ connectionString: url });
+    // Named, so an operator (and a test) can tell the relays' connections in pg_stat_activity.
+    const client = new pg.Client({
+      connectionString: url,
+      application_name: `coldchain ${this.options.name}`,
+    });
     client.on('notification', (n) => {
       if (n.channel === channel && n.payload) onPayload(n.payload);
     });
@@ -83,6 +98,7 @@ export class PgListener {
   private lost(client: pg.Client, err?: Error) {
     if (this.closed || this.client !== client) return;
     this.client = null;
+    this.options.onLost?.();
     this.options.log.warn({ err }, `${this.options.name}: LISTEN connection lost, reconnecting`);
     void client.end().catch(() => {});
     this.scheduleReconnect();

@@ -36,6 +36,24 @@ describe('answers reused between changes', () => {
     expect(await cache.answer('k', work.compute)).toBe('alarms #2');
   });
 
+  it('computes every answer while the count is incomplete (PostgreSQL not hearing the other instances), and reuses again under a new count', async () => {
+    const changes = new DatabaseChanges({ complete: false });
+    const cache = new AnswerCache(changes, 60_000);
+    const work = counted('devices');
+    expect(await cache.answer('k', work.compute)).toBe('devices #1');
+    expect(await cache.answer('k', work.compute)).toBe('devices #2');
+    changes.setComplete(true);
+    expect(await cache.answer('k', work.compute)).toBe('devices #3');
+    expect(await cache.answer('k', work.compute)).toBe('devices #3');
+    // Hearing breaks: what was kept may miss a change made meanwhile, and is not used again.
+    changes.setComplete(false);
+    changes.setComplete(true);
+    expect(await cache.answer('k', work.compute)).toBe('devices #4');
+    // Another instance's change ends it too.
+    changes.noteChangeElsewhere();
+    expect(await cache.answer('k', work.compute)).toBe('devices #5');
+  });
+
   it('does not keep an answer whose computation saw a change begin: it is stored under the count it started with', async () => {
     const changes = new DatabaseChanges();
     const cache = new AnswerCache(changes, 60_000);

@@ -29,8 +29,9 @@ interface Entry {
  * before whoever made it hears back, so a caller never reads an answer older than its own
  * write, nor one older than a change the live socket told it about. The key holds everything
  * the answer depends on besides the database: the call, the caller and their rights and scope,
- * the language and the request's body. Without a change count (PostgreSQL, which other
- * instances also write) every call computes its answer.
+ * the language and the request's body. On PostgreSQL the count also moves when another instance
+ * announces a change (db/pg-changes.ts), a few milliseconds after it committed; while this
+ * instance cannot hear those announcements, every call computes its answer.
  */
 export class AnswerCache {
   private readonly entries = new Map<string, Entry>();
@@ -42,7 +43,7 @@ export class AnswerCache {
   ) {}
 
   answer<T>(key: string, compute: () => Promise<T>): Promise<T> {
-    if (!this.changes) return compute();
+    if (!this.changes?.complete) return compute();
     const now = performance.now();
     const generation = this.changes.generation;
     const kept = this.entries.get(key);

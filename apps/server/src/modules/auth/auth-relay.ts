@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Db } from '../../db/client';
+import type { DatabaseChanges } from '../../db/database-changes';
 import { PgListener } from '../../db/pg-listener';
 import type { AuthChange, AuthChangeBus, AuthChangeListener, AuthChangeRelay } from './auth-changes';
 
@@ -32,6 +33,8 @@ export class PgAuthRelay implements AuthChangeRelay {
     url: string,
     private readonly db: Db,
     private readonly log: FastifyBaseLogger,
+    /** The database's change count: answers reused under the old rights must not outlive them (db/pg-change-relay.ts). */
+    private readonly changes?: DatabaseChanges,
   ) {
     this.listener = new PgListener({
       url,
@@ -77,6 +80,7 @@ export class PgAuthRelay implements AuthChangeRelay {
       return;
     }
     if (envelope.o === this.instanceId || typeof envelope.c !== 'object' || envelope.c === null) return;
+    this.changes?.noteChangeElsewhere();
     this.deliver?.(envelope.c);
   }
 }
@@ -91,7 +95,7 @@ export async function startAuthRelay(
   log: FastifyBaseLogger,
 ): Promise<PgAuthRelay | null> {
   if (database.kind !== 'postgres' || !database.url) return null;
-  const relay = new PgAuthRelay(database.url, database.db, log);
+  const relay = new PgAuthRelay(database.url, database.db, log, database.changes);
   await relay.start();
   bus.useRelay(relay);
   return relay;

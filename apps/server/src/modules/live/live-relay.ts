@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Db } from '../../db/client';
+import type { DatabaseChanges } from '../../db/database-changes';
 import { PgListener } from '../../db/pg-listener';
 import type { LiveHub, LiveMessage, LiveRelay, LiveTarget } from './live-hub';
 
@@ -28,6 +29,8 @@ export interface PgLiveRelayOptions {
   /** The users allowed to see a device (org/access), for messages sent by device. */
   recipientsOf: (companyId: number, deviceId: number) => Promise<number[]>;
   log: FastifyBaseLogger;
+  /** The database's change count: another instance's message tells of a change it made (db/pg-change-relay.ts). */
+  changes?: DatabaseChanges;
 }
 
 /**
@@ -86,6 +89,9 @@ export class PgLiveRelay implements LiveRelay {
     }
     // The origin pushed to its own sockets when it published.
     if (envelope.o === this.instanceId) return;
+    // Its change may be announced on another connection after this: a console refreshing on
+    // this push must not be answered from before it.
+    this.options.changes?.noteChangeElsewhere();
     const { hub } = this.options;
     if (hub.connectedUsers() === 0) return;
     try {
@@ -123,7 +129,14 @@ export async function startLiveRelay(
   log: FastifyBaseLogger,
 ): Promise<PgLiveRelay | null> {
   if (database.kind !== 'postgres' || !database.url) return null;
-  const relay = new PgLiveRelay({ url: database.url, db: database.db, hub, recipientsOf, log });
+  const relay = new PgLiveRelay({
+    url: database.url,
+    db: database.db,
+    hub,
+    recipientsOf,
+    log,
+    changes: database.changes,
+  });
   await relay.start();
   hub.useRelay(relay);
   return relay;
