@@ -225,6 +225,22 @@ describe('open API', () => {
     expect((await signedGet(ctx.app, other, '/open/v1/devices')).status).toBe(200);
   });
 
+  it('keeps a burst of concurrent calls to the rate, each logged once with its answer', async () => {
+    const { post, opened } = await setUp();
+    const key = await keyFor(post, [opened.id]);
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => signedGet(ctx.app, key, '/open/v1/devices')),
+    );
+    const statuses = answers.map((a) => a.status).sort();
+    expect(statuses).toEqual([...Array<number>(12).fill(200), ...Array<number>(8).fill(429)]);
+    const log = await ctx.app.db
+      .select({ httpStatus: openApiUsage.httpStatus, msgCode: openApiUsage.msgCode })
+      .from(openApiUsage)
+      .where(eq(openApiUsage.keyId, Number(key.id)));
+    expect(log.map((row) => row.httpStatus).sort()).toEqual(statuses);
+    expect(log.filter((row) => row.msgCode === 200)).toHaveLength(12);
+  });
+
   it('keeps a key to its own company: no foreign device can be opened, none is listed', async () => {
     const a = await setUp();
     const b = await setUp();

@@ -43,13 +43,14 @@ export const openRoutes: FastifyPluginAsyncZod<{
   app.addHook('preValidation', async (request, reply) => {
     request.openCaller = await verifyOpenRequest(app.db, box, request, reply, ratePerMinute);
   });
-  // The call is logged before its answer leaves: the log is what the rate counts, and written
-  // after the answer (onResponse), a client's next call could be counted before it on PostgreSQL,
-  // where another pooled connection serves it, and pass the limit.
+  // An admitted call is in the log from its admission (open-signature.ts, admitCall); its row is
+  // finished here, or a refused call's written, before the answer leaves: refused calls count
+  // toward the rate too, and written after the answer (onResponse), a client's next call could be
+  // counted before it on PostgreSQL, where another pooled connection serves it.
   app.addHook('onSend', async (request, reply, payload) => {
     if (request.openKeyId === undefined) return payload;
     const code = typeof payload === 'string' ? /"msgCode":(\d+)/.exec(payload.slice(0, 40)) : null;
-    await logOpenCall(app.db, request.openKeyId, {
+    await logOpenCall(app.db, request.openKeyId, request.openUsageId, {
       method: request.method,
       path: request.url.slice(0, 500),
       httpStatus: reply.statusCode,

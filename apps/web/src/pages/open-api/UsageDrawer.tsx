@@ -40,7 +40,13 @@ export function UsageDrawer({ apiKey, onClose }: { apiKey: OpenApiKeyView; onClo
       title: t('openApi.usage.httpStatus'),
       dataIndex: 'httpStatus',
       key: 'httpStatus',
-      render: (status: number) => <Tag color={statusColor(status)}>{status}</Tag>,
+      // 0: admitted, its answer not yet sent (or never: the server stopped meanwhile).
+      render: (status: number) =>
+        status === 0 ? (
+          <Tag>{t('openApi.usage.unfinished')}</Tag>
+        ) : (
+          <Tag color={statusColor(status)}>{status}</Tag>
+        ),
     },
     { title: t('openApi.usage.msgCode'), dataIndex: 'msgCode', key: 'msgCode' },
     {

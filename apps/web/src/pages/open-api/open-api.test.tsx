@@ -63,6 +63,16 @@ const usage: OpenApiUsageView[] = [
     durationMs: 3,
     ip: '203.0.113.7',
   },
+  {
+    id: 'u3',
+    time: NOW - 2000,
+    method: 'GET',
+    path: '/open/v1/devices',
+    httpStatus: 0,
+    msgCode: 0,
+    durationMs: 0,
+    ip: '203.0.113.7',
+  },
 ];
 
 const devices = [
@@ -176,6 +186,8 @@ describe('open API keys', () => {
       const refused = within(drawer).getByTestId('usage-row-u2');
       expect(refused).toHaveTextContent('401');
       expect(refused).toHaveTextContent('311');
+      // Admitted, its answer never sent: said in words, not as HTTP status 0.
+      expect(within(drawer).getByTestId('usage-row-u3')).toHaveTextContent('Unfinished');
     },
     SLOW_MS,
   );
