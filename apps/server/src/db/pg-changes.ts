@@ -11,7 +11,8 @@ type Callback = (error: unknown, result: unknown) => void;
  * `select` (a transaction's `commit` included), counted when it has finished, before its caller
  * hears back, as the embedded database's client does (database-changes.ts). Statements reach a
  * pooled connection's `query` either with a callback (the pool's own `query`, which drizzle uses
- * outside transactions) or for a promise (drizzle's transactions).
+ * outside transactions) or for a promise (drizzle's transactions). A submittable (a cursor, a
+ * COPY stream) is passed through uncounted: the server sends none.
  */
 export function countPoolChanges(pool: pg.Pool, changes: DatabaseChanges): void {
   pool.on('connect', (client) => {
