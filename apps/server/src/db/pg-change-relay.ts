@@ -10,8 +10,9 @@ import { PgListener } from './pg-listener';
  * instance writes, so that answers are reused on PostgreSQL as on the embedded database
  * (lib/answer-cache.ts):
  *
- * - **Announces** this instance's changes on CHANGES_CHANNEL: once per turn of the event loop that
- *   saw any, signed with `origin` so that this instance ignores its own. They are sent on the
+ * - **Announces** this instance's changes on CHANGES_CHANNEL: at most once per turn of the event
+ *   loop that saw any, and one at a time (changes made while one is on its way go in the next),
+ *   signed with `origin` so that this instance ignores its own. They are sent on the
  *   LISTEN connection, which nothing else queues on (the pool may be busy with a burst), else on
  *   the pool. A lost announcement costs the other instances at most the answers' time to live.
  * - **Hears** the others' announcements: each moves the count. It reaches this instance a few
@@ -26,6 +27,7 @@ export class PgChangeRelay {
   private readonly listener: PgListener;
   private stopAnnouncing: (() => void) | null = null;
   private announcing = false;
+  private unannounced = false;
 
   constructor(
     url: string,
@@ -58,13 +60,23 @@ export class PgChangeRelay {
     await this.listener.close();
   }
 
+  /**
+   * One announcement at a time: the LISTEN connection runs one query at a time, and changes made
+   * while one is on its way are told by the next, sent when it is done.
+   */
   private announceSoon() {
+    this.unannounced = true;
     if (this.announcing) return;
     this.announcing = true;
-    setImmediate(() => {
-      this.announcing = false;
-      this.listener.notifyOwnConnection(this.origin, this.db).catch(() => {});
-    });
+    setImmediate(() => void this.announce());
+  }
+
+  private async announce() {
+    while (this.unannounced) {
+      this.unannounced = false;
+      await this.listener.notifyOwnConnection(this.origin, this.db).catch(() => {});
+    }
+    this.announcing = false;
   }
 }
 
