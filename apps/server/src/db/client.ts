@@ -7,6 +7,7 @@ import { runsBeforeCommit } from './before-commit';
 import { CountingClient, DatabaseChanges } from './database-changes';
 import { migrationsFolder, startFromTemplate } from './database-template';
 import { countPoolChanges } from './pg-changes';
+import { oneQueryAtATime } from './pg-one-at-a-time';
 import { prepareMarkedStatements } from './pg-planned-once';
 import { PGliteThread } from './pglite-proxy';
 import { EMBEDDED_DATABASE_SETTINGS, settingsAsStartParams } from './pglite-settings';
@@ -114,6 +115,7 @@ async function openPostgres(url: string, preparedStatements: boolean): Promise<D
   // Counted here; complete once the app's change relay hears the other instances (pg-change-relay.ts).
   const changes = new DatabaseChanges({ complete: false });
   countPoolChanges(pool, changes);
+  oneQueryAtATime(pool);
   // An idle client that loses its connection must not crash the process.
   pool.on('error', () => {});
   // Instances starting together migrate one after the other: the first applies what is missing
