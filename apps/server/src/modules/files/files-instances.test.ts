@@ -3,13 +3,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ReportFileView } from '@coldchain/contract';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../app';
-import { type Database, openDatabase } from '../../db/client';
+import { afterAll, describe, expect, it } from 'vitest';
 import { call, testConfig } from '../../test/build-app';
 import { buildCompany, login } from '../../test/factories';
 import { type S3TestServer, startS3TestServer } from '../../test/s3-test-server';
-import { openPostgresTestDatabase } from '../../test/test-database';
+import { useTwoInstances } from '../../test/two-instances';
 
 const PNG = Buffer.concat([
   Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]),
@@ -42,50 +40,38 @@ async function upload(app: FastifyInstance, token: string, bytes: Buffer): Promi
  */
 describe('files shared by two instances through S3_URL', () => {
   let s3: S3TestServer;
-  let databaseA: Database & { url: string };
-  let databaseB: Database;
-  let appA: FastifyInstance;
-  let appB: FastifyInstance;
   const dirA = mkdtempSync(path.join(tmpdir(), 'cc-instance-a-'));
   const dirB = mkdtempSync(path.join(tmpdir(), 'cc-instance-b-'));
   let token: string;
 
-  beforeAll(async () => {
-    s3 = await startS3TestServer();
-    databaseA = await openPostgresTestDatabase();
-    appA = await buildApp({
-      config: testConfig({ loginRateLimitPerMinute: 10_000, uploadDir: dirA, s3: s3.settings() }),
-      database: databaseA,
-      logger: false as never,
-    });
-    await appA.ready();
-    // The second instance: its own pool on the same database, as a second process would have.
-    databaseB = await openDatabase({ url: databaseA.url });
-    appB = await buildApp({
-      config: testConfig({ loginRateLimitPerMinute: 10_000, uploadDir: dirB, s3: s3.settings() }),
-      database: databaseB,
-      logger: false as never,
-    });
-    await appB.ready();
-    const company = await buildCompany(appA.db, { name: 'Shared files', services: ['service:dataBackup'] });
-    token = await login(appA, company.admin.account);
-  });
+  // Registered before the instances: clean-ups run in reverse, so the store outlives both.
   afterAll(async () => {
-    await appA?.close();
-    await appB?.close();
-    await databaseB?.close();
-    await databaseA?.close();
     await s3?.close();
     rmSync(dirA, { recursive: true, force: true });
     rmSync(dirB, { recursive: true, force: true });
   });
+  const two = useTwoInstances({
+    prepare: async () => {
+      s3 = await startS3TestServer();
+    },
+    config: (instance) =>
+      testConfig({
+        loginRateLimitPerMinute: 10_000,
+        uploadDir: instance === 'A' ? dirA : dirB,
+        s3: s3.settings(),
+      }),
+    started: async ({ appA }) => {
+      const company = await buildCompany(appA.db, { name: 'Shared files', services: ['service:dataBackup'] });
+      token = await login(appA, company.admin.account);
+    },
+  });
 
   it('serves a file uploaded through one instance from the other', async () => {
-    expect(appA.files.kind).toBe('s3');
-    const url = await upload(appA, token, PNG);
+    expect(two.appA.files.kind).toBe('s3');
+    const url = await upload(two.appA, token, PNG);
     expect(url).toMatch(/^\/files\/[a-f0-9]{32}\.png$/);
 
-    const served = await appB.inject({ method: 'GET', url });
+    const served = await two.appB.inject({ method: 'GET', url });
     expect(served.statusCode).toBe(200);
     expect(served.headers['content-type']).toBe('image/png');
     expect(Number(served.headers['content-length'])).toBe(PNG.length);
@@ -93,13 +79,15 @@ describe('files shared by two instances through S3_URL', () => {
     // Nothing on either instance's disk: the bucket holds it.
     expect(readdirSync(dirA)).toEqual([]);
     expect(readdirSync(dirB)).toEqual([]);
-    expect((await appB.inject({ method: 'GET', url: `/files/${'0'.repeat(32)}.png` })).statusCode).toBe(404);
+    expect((await two.appB.inject({ method: 'GET', url: `/files/${'0'.repeat(32)}.png` })).statusCode).toBe(
+      404,
+    );
   });
 
   it('checks an upload made through one instance when the other is told to keep it', async () => {
-    const url = await upload(appA, token, PNG);
+    const url = await upload(two.appA, token, PNG);
     const saveType = (introImage: string) =>
-      call(appB, '/api/equipmentType/saveType', { name: 'Fridge', code: '12', introImage }, { token });
+      call(two.appB, '/api/equipmentType/saveType', { name: 'Fridge', code: '12', introImage }, { token });
     // The other instance reads the bytes back from the bucket and checks them again (a PNG).
     expect((await saveType(url)).body.msgCode).toBe(200);
     expect((await saveType(`/files/${'1'.repeat(32)}.png`)).body.msgCode).toBe(500);
@@ -107,7 +95,7 @@ describe('files shared by two instances through S3_URL', () => {
 
   it('lets the other instance download a backup file one instance generated, by its run and in the data centre', async () => {
     const saved = await call<{ id: string }>(
-      appA,
+      two.appA,
       '/api/report/saveTask',
       { name: 'Audit', type: 'audit', frequency: 'daily', format: 'csv', emails: ['a@example.com'] },
       { token },
@@ -115,15 +103,15 @@ describe('files shared by two instances through S3_URL', () => {
     expect(saved.body.msgCode).toBe(200);
     const now = Date.now();
     const ran = await call(
-      appA,
+      two.appA,
       '/api/report/runTask',
       { id: saved.body.data.id, startTime: now - 3_600_000, endTime: now },
       { token },
     );
     expect(ran.body.msgCode).toBe(200);
-    await appA.jobs.runDue();
+    await two.appA.jobs.runDue();
     const runs = await call<{ list: { id: string; status: string; size: number }[] }>(
-      appB,
+      two.appB,
       '/api/report/pageRuns',
       {},
       { token },
@@ -131,7 +119,7 @@ describe('files shared by two instances through S3_URL', () => {
     const run = runs.body.data.list[0]!;
     expect(run.status).toBe('done');
 
-    const download = await appB.inject({
+    const download = await two.appB.inject({
       method: 'POST',
       url: '/api/report/downloadRun',
       headers: { 'content-type': 'application/json', accessToken: token, platform: '1' },
@@ -142,9 +130,14 @@ describe('files shared by two instances through S3_URL', () => {
     expect(Number(download.headers['content-length'])).toBe(run.size);
     expect(download.rawPayload.length).toBe(run.size);
 
-    const files = await call<{ list: ReportFileView[] }>(appB, '/api/dataCenter/pageFiles', {}, { token });
+    const files = await call<{ list: ReportFileView[] }>(
+      two.appB,
+      '/api/dataCenter/pageFiles',
+      {},
+      { token },
+    );
     const kept = files.body.data.list.find((f) => f.stored)!;
-    const fromDataCentre = await appB.inject({
+    const fromDataCentre = await two.appB.inject({
       method: 'POST',
       url: '/api/dataCenter/downloadFile',
       headers: { 'content-type': 'application/json', accessToken: token, platform: '1' },

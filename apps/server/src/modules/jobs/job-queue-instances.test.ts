@@ -1,12 +1,9 @@
 import type { ReportTaskView } from '@coldchain/contract';
 import { eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../app';
-import { type Database, openDatabase } from '../../db/client';
-import { call, testConfig } from '../../test/build-app';
+import { describe, expect, it } from 'vitest';
+import { call } from '../../test/build-app';
 import { buildCompany, login } from '../../test/factories';
-import { openPostgresTestDatabase } from '../../test/test-database';
+import { useTwoInstances } from '../../test/two-instances';
 import { manualClock } from '../alarms/alarm-test-support';
 import { reportRuns } from '../report-tasks/report-tasks.table';
 import { enqueueJob } from './job-queue';
@@ -19,34 +16,14 @@ import { jobs } from './jobs.table';
  */
 describe('job queue across two instances on PostgreSQL', () => {
   const clock = manualClock(Date.parse('2026-06-10T12:00:00Z'));
-  let databaseA: Database & { url: string };
-  let databaseB: Database;
-  let appA: FastifyInstance;
-  let appB: FastifyInstance;
-
-  beforeAll(async () => {
-    const config = testConfig({ loginRateLimitPerMinute: 10_000 });
-    databaseA = await openPostgresTestDatabase();
-    appA = await buildApp({ config, database: databaseA, logger: false as never, clock: clock.read });
-    await appA.ready();
-    // The second instance: its own pool on the same database, as a second process would have.
-    databaseB = await openDatabase({ url: databaseA.url });
-    appB = await buildApp({ config, database: databaseB, logger: false as never, clock: clock.read });
-    await appB.ready();
-  });
-  afterAll(async () => {
-    await appA?.close();
-    await appB?.close();
-    await databaseB?.close();
-    await databaseA?.close();
-  });
+  const two = useTwoInstances({ clock: clock.read });
 
   it('runs each due job once when both instances drain together', async () => {
-    expect(appA.database.kind).toBe('postgres');
+    expect(two.appA.database.kind).toBe('postgres');
     const ranBy = new Map<number, string[]>();
     for (const [app, name] of [
-      [appA, 'A'],
-      [appB, 'B'],
+      [two.appA, 'A'],
+      [two.appB, 'B'],
     ] as const) {
       app.jobs.handle('test.once', async (job) => {
         ranBy.set(job.id, [...(ranBy.get(job.id) ?? []), name]);
@@ -56,31 +33,39 @@ describe('job queue across two instances on PostgreSQL', () => {
     }
     const ids: number[] = [];
     for (let i = 0; i < 30; i++)
-      ids.push((await enqueueJob(appA.db, 'test.once', { i }, { runAt: clock.read() }))!);
-    await Promise.all([appA.jobs.runDue(), appB.jobs.runDue(), appA.jobs.runDue(), appB.jobs.runDue()]);
+      ids.push((await enqueueJob(two.appA.db, 'test.once', { i }, { runAt: clock.read() }))!);
+    await Promise.all([
+      two.appA.jobs.runDue(),
+      two.appB.jobs.runDue(),
+      two.appA.jobs.runDue(),
+      two.appB.jobs.runDue(),
+    ]);
     expect([...ranBy.keys()].sort((a, b) => a - b)).toEqual(ids);
     expect([...ranBy.values()].every((by) => by.length === 1)).toBe(true);
     const owners = new Set([...ranBy.values()].flat());
     expect(owners).toEqual(new Set(['A', 'B']));
-    const rows = await appA.db.select().from(jobs).where(eq(jobs.kind, 'test.once'));
+    const rows = await two.appA.db.select().from(jobs).where(eq(jobs.kind, 'test.once'));
     expect(rows.every((r) => r.status === 'done' && r.attempts === 1)).toBe(true);
   });
 
   it("makes one run of a backup task's due occurrence across both instances", async () => {
-    const company = await buildCompany(appA.db, { name: 'Two instances', services: ['service:dataBackup'] });
-    const token = await login(appA, company.admin.account);
+    const company = await buildCompany(two.appA.db, {
+      name: 'Two instances',
+      services: ['service:dataBackup'],
+    });
+    const token = await login(two.appA, company.admin.account);
     const saved = await call<{ id: string }>(
-      appA,
+      two.appA,
       '/api/report/saveTask',
       { name: 'Audit', type: 'audit', frequency: 'daily', format: 'csv', emails: ['a@example.com'] },
       { token },
     );
     expect(saved.body.msgCode).toBe(200);
-    const page = await call<{ list: ReportTaskView[] }>(appB, '/api/report/pageTasks', {}, { token });
+    const page = await call<{ list: ReportTaskView[] }>(two.appB, '/api/report/pageTasks', {}, { token });
     clock.set(page.body.data.list[0]!.nextRunTime + 1);
-    await Promise.all([appA.jobs.runDue(), appB.jobs.runDue()]);
-    await Promise.all([appA.jobs.runDue(), appB.jobs.runDue()]);
-    const runs = await appA.db
+    await Promise.all([two.appA.jobs.runDue(), two.appB.jobs.runDue()]);
+    await Promise.all([two.appA.jobs.runDue(), two.appB.jobs.runDue()]);
+    const runs = await two.appA.db
       .select()
       .from(reportRuns)
       .where(eq(reportRuns.taskId, Number(saved.body.data.id)));

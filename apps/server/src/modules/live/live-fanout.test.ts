@@ -1,26 +1,15 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
-import { buildApp } from '../../app';
-import { type Database, openDatabase, queryRows } from '../../db/client';
-import { testConfig } from '../../test/build-app';
+import { queryRows } from '../../db/client';
 import { buildCompany, login } from '../../test/factories';
-import { openPostgresTestDatabase } from '../../test/test-database';
+import { useTwoInstances } from '../../test/two-instances';
+import { sleep, until } from '../../test/until';
 import { alarmFixture, postReadings } from '../alarms/alarm-test-support';
 import { ensureReadingPartitions } from '../telemetry/partitions';
 import type { LiveMessage } from './live-hub';
 import { encode, LIVE_CHANNEL } from './live-relay';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(25);
-  }
-}
 
 /** A bound live socket on `app` that records every push it gets. */
 async function liveSocket(app: FastifyInstance, token: string) {
@@ -43,52 +32,31 @@ async function liveSocket(app: FastifyInstance, token: string) {
  * whatever the rest of the suite runs on): live pushes cross between them through LISTEN/NOTIFY.
  */
 describe('live fan-out between instances on PostgreSQL', () => {
-  let databaseA: Database & { url: string };
-  let databaseB: Database;
-  let appA: FastifyInstance;
-  let appB: FastifyInstance;
-
-  beforeAll(async () => {
-    const config = testConfig({ loginRateLimitPerMinute: 10_000 });
-    databaseA = await openPostgresTestDatabase();
-    await ensureReadingPartitions(databaseA.db);
-    appA = await buildApp({ config, database: databaseA, logger: false as never });
-    await appA.ready();
-    // The second instance: its own pool on the same database, as a second process would have.
-    databaseB = await openDatabase({ url: databaseA.url });
-    appB = await buildApp({ config, database: databaseB, logger: false as never });
-    await appB.ready();
-  });
-  afterAll(async () => {
-    await appB?.close();
-    await appA?.close();
-    await databaseB?.close();
-    await databaseA?.close();
-  });
+  const two = useTwoInstances({ prepare: (database) => ensureReadingPartitions(database.db) });
 
   /** The backends listening on the live channel (one per instance). */
   const listeners = async () =>
     (
       await queryRows<{ pid: number }>(
-        databaseA.db,
+        two.databaseA.db,
         sql`select pid from pg_stat_activity
              where datname = current_database() and query = ${`listen ${LIVE_CHANNEL}`}`,
       )
     ).map((r) => r.pid);
 
   it('an alarm raised on instance A reaches the user socket on instance B exactly once, and nobody else', async () => {
-    expect(appA.database.kind).toBe('postgres');
-    const f = await alarmFixture(appA);
+    expect(two.appA.database.kind).toBe('postgres');
+    const f = await alarmFixture(two.appA);
     expect((await f.save({ channels: [] })).body.msgCode).toBe(200);
-    const onB = await liveSocket(appB, f.token);
-    const onA = await liveSocket(appA, f.token);
-    const stranger = await buildCompany(appB.db);
-    const strangerOnB = await liveSocket(appB, await login(appB, stranger.admin.account));
+    const onB = await liveSocket(two.appB, f.token);
+    const onA = await liveSocket(two.appA, f.token);
+    const stranger = await buildCompany(two.appB.db);
+    const strangerOnB = await liveSocket(two.appB, await login(two.appB, stranger.admin.account));
 
     const now = Date.now();
-    await postReadings(appA, f.device, [{ ts: now - 1000, v: 5 }]);
-    expect((await postReadings(appA, f.device, [{ ts: now, v: 9.4 }])).statusCode).toBe(200);
-    await appA.alarms.idle();
+    await postReadings(two.appA, f.device, [{ ts: now - 1000, v: 5 }]);
+    expect((await postReadings(two.appA, f.device, [{ ts: now, v: 9.4 }])).statusCode).toBe(200);
+    await two.appA.alarms.idle();
 
     await until(() => onB.alarms().length > 0, 'the alarm on instance B');
     // Time for a duplicate (the origin's own notification, a second relay) to show up.
@@ -103,10 +71,10 @@ describe('live fan-out between instances on PostgreSQL', () => {
   });
 
   it('a recipient list too long for NOTIFY goes by device and each instance works out who may see it', async () => {
-    const f = await alarmFixture(appA, 'Freezer 2');
-    const onB = await liveSocket(appB, f.token);
-    const stranger = await buildCompany(appB.db);
-    const strangerOnB = await liveSocket(appB, await login(appB, stranger.admin.account));
+    const f = await alarmFixture(two.appA, 'Freezer 2');
+    const onB = await liveSocket(two.appB, f.token);
+    const stranger = await buildCompany(two.appB.db);
+    const strangerOnB = await liveSocket(two.appB, await login(two.appB, stranger.admin.account));
     const message: LiveMessage = { type: 'deviceState', bindContent: { deviceSerial: f.device.serial } };
     // 3000 ids that are nobody, then the admin: the list does not fit in 8000 bytes.
     const userIds = [...Array.from({ length: 3000 }, (_, i) => 10_000_000 + i), f.company.admin.id];
@@ -117,7 +85,7 @@ describe('live fan-out between instances on PostgreSQL', () => {
       c: target.companyId,
       d: target.deviceId,
     });
-    await appA.hub.publish(target, message);
+    await two.appA.hub.publish(target, message);
     await until(() => onB.received.length > 0, 'the by-device message on instance B');
     await sleep(300);
     expect(onB.received).toEqual([message]);
@@ -129,12 +97,12 @@ describe('live fan-out between instances on PostgreSQL', () => {
   });
 
   it('reconnects its LISTEN connection after the database drops it', async () => {
-    const f = await alarmFixture(appA, 'Fridge 3');
-    const onB = await liveSocket(appB, f.token);
+    const f = await alarmFixture(two.appA, 'Fridge 3');
+    const onB = await liveSocket(two.appB, f.token);
     const before = await listeners();
     expect(before).toHaveLength(2);
     await queryRows(
-      databaseA.db,
+      two.databaseA.db,
       sql`select pg_terminate_backend(pid) from pg_stat_activity
       where datname = current_database() and query = ${`listen ${LIVE_CHANNEL}`}`,
     );
@@ -143,7 +111,7 @@ describe('live fan-out between instances on PostgreSQL', () => {
       return now.length === 2 && now.every((pid) => !before.includes(pid));
     }, 'both instances listening again');
     const message: LiveMessage = { type: 'notice', bindContent: { title: 'after reconnect' } };
-    await appA.hub.publish({ userIds: [f.company.admin.id] }, message);
+    await two.appA.hub.publish({ userIds: [f.company.admin.id] }, message);
     await until(() => onB.received.length > 0, 'the message after reconnecting');
     expect(onB.received).toEqual([message]);
     onB.socket.terminate();
