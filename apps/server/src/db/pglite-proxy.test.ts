@@ -1,7 +1,9 @@
+import type { Worker } from 'node:worker_threads';
 import { eq, sql } from 'drizzle-orm';
 import { boolean, integer, pgTable, text } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase, queryRows } from './client';
+import { PGliteThread } from './pglite-proxy';
 import { plannedOnce } from './planned-once';
 
 const probeTable = pgTable('probe', { id: integer('id').primaryKey(), note: text('note') });
@@ -220,4 +222,44 @@ describe('embedded database in its own thread', () => {
     );
     expect(row).toEqual({ id: 40, note: 'mode' });
   });
+});
+
+describe('transactions through the thread', () => {
+  it('hands the database to the next transaction as a COMMIT is sent, not when it has answered', async () => {
+    const thread = await PGliteThread.start();
+    try {
+      // What crosses to the thread and back, in order: the statements sent and the answers heard.
+      const seen: string[] = [];
+      const worker = (thread as unknown as { worker: Worker }).worker;
+      const sql = new Map<number, string>();
+      const post = worker.postMessage.bind(worker);
+      worker.postMessage = (message: { id: number; sql?: string }) => {
+        if (message.sql) {
+          sql.set(message.id, message.sql);
+          seen.push(`sent ${message.sql}`);
+        }
+        post(message);
+      };
+      worker.prependListener('message', (message: { id?: number }) => {
+        const text = message.id === undefined ? undefined : sql.get(message.id);
+        if (text) seen.push(`answered ${text}`);
+      });
+      const first = thread.transaction(async (tx) => {
+        await tx.query('select 1');
+      });
+      const second = thread.transaction(async (tx) => {
+        await tx.query('select 2');
+      });
+      await Promise.all([first, second]);
+      const at = (event: string, from = 0) => seen.indexOf(event, from);
+      // The second BEGIN follows the first COMMIT at once: the thread runs them in order, so
+      // nothing of the second transaction can run before the first has ended.
+      const secondBegin = at('sent BEGIN', at('sent BEGIN') + 1);
+      expect(secondBegin).toBeGreaterThan(at('sent COMMIT'));
+      expect(secondBegin).toBeLessThan(at('answered COMMIT'));
+      expect(seen.filter((event) => event === 'answered COMMIT')).toHaveLength(2);
+    } finally {
+      await thread.close();
+    }
+  }, 60_000);
 });

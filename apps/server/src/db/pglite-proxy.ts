@@ -118,13 +118,32 @@ export class PGliteThread {
     return this.queue.then(() => this.send(message));
   }
 
-  /** BEGIN, the callback's statements, COMMIT (ROLLBACK when it throws), with nothing in between. */
+  /**
+   * BEGIN, the callback's statements, COMMIT (ROLLBACK when it throws), with nothing in between.
+   *
+   * The database is handed to what waits (the next transaction, the statements queued behind
+   * this one) as soon as COMMIT or ROLLBACK is sent, not when its answer is back: the thread runs
+   * messages in order, so whatever is sent next runs after the transaction has ended. Waiting for
+   * the answer left the database idle for a round trip between any two transactions (the
+   * answer's crossing to this thread, then the next BEGIN's crossing back, each behind this
+   * thread's event loop under load). The caller still hears of the transaction only once its
+   * COMMIT has answered; a COMMIT that fails has ended the transaction all the same.
+   */
   transaction<T>(callback: (tx: ThreadTransaction) => Promise<T>): Promise<T> {
     this.transactions++;
-    const done = () => {
+    let handOver!: () => void;
+    const handedOver = new Promise<void>((resolve) => {
+      handOver = resolve;
+    });
+    const previous = this.queue;
+    this.queue = handedOver;
+    const end = (statement: 'COMMIT' | 'ROLLBACK') => {
+      const ended = this.send(queryMessage(statement));
       this.transactions--;
+      handOver();
+      return ended;
     };
-    const run = this.exclusive(async () => {
+    return previous.then(async () => {
       // BEGIN is not awaited before the first statement is sent: the thread runs messages in
       // order, so the statement still runs inside the transaction, and a round trip (which waits
       // for this thread's event loop under load) is saved on every transaction.
@@ -134,18 +153,17 @@ export class PGliteThread {
         query: (sql, params, options) => this.send(queryMessage(sql, params, options)),
         exec: (sql) => this.send({ op: 'exec', sql }),
       };
+      let result: T;
       try {
-        const result = await callback(tx);
+        result = await callback(tx);
         await begun;
-        await this.send(queryMessage('COMMIT'));
-        return result;
       } catch (error) {
-        await this.send(queryMessage('ROLLBACK')).catch(() => undefined);
+        await end('ROLLBACK').catch(() => undefined);
         throw error;
       }
+      await end('COMMIT');
+      return result;
     });
-    run.then(done, done);
-    return run;
   }
 
   async close(): Promise<void> {
