@@ -201,6 +201,41 @@ describe('embedded database in its own thread', () => {
     // Released one answer at a time, the later ones fell behind statements sent meanwhile.
     expect(answered).toEqual(['a', 'b', 'c', 'd']);
   });
+  it('answers statements sent together each as if it came alone, a failure among them included', async () => {
+    const db = database.db;
+    await db.execute(sql`create table probe_together (id int primary key)`);
+    const insert = (id: number) =>
+      db.execute(sql`insert into probe_together values (${id}::int)`).then(
+        () => 'stored',
+        (error: { cause?: { code?: string } }) => error.cause?.code,
+      );
+    // Twice each, so the second round runs on the statement the thread prepared meanwhile.
+    for (const round of [0, 10]) {
+      await insert(round + 1);
+      // Sent without waiting: the thread runs them in one call, each with its own Sync.
+      expect(await Promise.all([insert(round + 2), insert(round + 1), insert(round + 3)])).toEqual([
+        'stored',
+        '23505',
+        'stored',
+      ]);
+    }
+    // Inside a transaction, a failure aborts what follows, as it would one statement at a time.
+    const inside = await db
+      .transaction(async (tx) => {
+        const statements = [4, 1, 5].map((id) =>
+          tx.execute(sql`insert into probe_together values (${id}::int)`).then(
+            () => 'stored',
+            (error: { cause?: { code?: string } }) => error.cause?.code,
+          ),
+        );
+        const codes = await Promise.all(statements);
+        throw Object.assign(new Error('rolled back'), { codes });
+      })
+      .catch((error: { codes: string[] }) => error.codes);
+    expect(inside).toEqual(['stored', '23505', '25P02']);
+    const ids = await queryRows<{ id: number }>(db, sql`select id from probe_together order by id`);
+    expect(ids.map((r) => r.id)).toEqual([1, 2, 3, 11, 12, 13]);
+  });
   it("reports a failing planned-once statement's own error, and leaves the plan mode as it was", async () => {
     const db = database.db;
     const insert = (id: number) => plannedOnce(sql`insert into probe values (${id}::int, ${'mode'})`);

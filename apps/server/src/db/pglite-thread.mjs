@@ -3,7 +3,7 @@
 // serves devices, the console and the live sockets. Plain JavaScript so that it starts the same
 // under `node`, `tsx` and the test runner.
 import { parentPort, workerData } from 'node:worker_threads';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, parse as pgliteParse, protocol } from '@electric-sql/pglite';
 
 const identity = (value) => value;
 // PostgreSQL settings after PGlite's own start parameters (pglite-settings.ts, settingsAsStartParams).
@@ -35,121 +35,171 @@ function serialiseError(error) {
 
 /** The mark of a statement to plan once (db/planned-once.ts; keep the two in step). */
 const PLANNED_ONCE = '/*planned-once*/';
-/** A bound on prepared statements, should a caller mark one whose text varies. */
+/** A bound on statements prepared for their mark, should a caller mark one whose text varies. */
 const MAX_PREPARED = 64;
-const preparedNames = new Map();
-
-/** A parameter as an SQL literal; quoted even for numbers, so the prepared statement's type applies. */
-const literal = (value) =>
-  value === null || value === undefined ? 'NULL' : `'${String(value).replaceAll("'", "''")}'`;
-/** `execute name(literals)`: EXECUTE takes no bound parameters, so each one is written out. */
-const executeText = (name, literals) =>
-  literals.length > 0 ? `execute ${name}(${literals.join(', ')})` : `execute ${name}`;
-const isPlain = (value) =>
-  value === null || value === undefined || ['string', 'number', 'boolean'].includes(typeof value);
-
-/**
- * Runs a statement marked PLANNED_ONCE as a prepared statement of this session: prepared at its
- * first use, then executed with its parameters as literals (EXECUTE takes no bound parameters)
- * on its generic plan. PostgreSQL parses and plans a statement every time it is sent unnamed;
- * for ingest's and the alarm engine's statements that took three times as long as running them.
- * Prepared statements outlive a rolled-back transaction, and PostgreSQL plans them again when a
- * table they use changes.
- */
-async function queryPlannedOnce(sql, params, options) {
-  let name = preparedNames.get(sql);
-  if (!name) {
-    if (preparedNames.size >= MAX_PREPARED) return db.query(sql, params, options);
-    name = `planned_once_${preparedNames.size + 1}`;
-    await db.query(`prepare ${name} as ${sql}`);
-    preparedNames.set(sql, name);
-  }
-  // The generic plan, planned once: by default PostgreSQL plans each execution again for its
-  // values (it judged these array-driven statements' generic plans costlier on paper), and the
-  // planning took longer than the execution. The setting is back at once, and a failed
-  // statement's (implicit or explicit) transaction rolls it back too.
-  const [, result] = await db.exec(
-    `set plan_cache_mode = force_generic_plan; ${executeText(name, (params ?? []).map(literal))}; reset plan_cache_mode`,
-    options,
-  );
-  return result;
-}
-
-/**
- * Every other statement the server repeats is prepared too, on its second sighting (one seen once
- * may never come back: a list of varying length, a one-off), and executed as above but on
- * PostgreSQL's own choice of plan: an unnamed statement is parsed and planned at each run, which
- * for a console call's short statements (a row by its key, an audit link) was most of their
- * 0.4-0.6 ms. Only statements PREPARE takes, with a few short plain parameters (each one becomes
- * a literal in the EXECUTE's text); the least recently used are deallocated past a bound.
- */
+/** Other statements, prepared at their second sighting; the least recently used are closed past this. */
 const AUTO_PREPARED_MAX = 256;
 const SEEN_ONCE_MAX = 2048;
-const AUTO_PARAMS_MAX = 64;
-const AUTO_PARAM_CHARS_MAX = 2048;
-const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i;
-/** Statement text -> its prepared name and which parameters are timestamptz, least recently used first. */
+/** Statements that take parameters and are worth keeping planned (BEGIN, SET or DDL are sent as text). */
+const PREPARABLE = /^\s*(?:\/\*planned-once\*\/\s*)?(select|insert|update|delete|with)\b/i;
+
+const { serialize } = protocol;
+const { parseResults } = pgliteParse;
+
+/** Statement text -> its prepared statement's name and its parameters' types. */
+const plannedOnceStatements = new Map();
+/** The same for the statements prepared at their second sighting, least recently used first. */
 const autoPrepared = new Map();
 const seenOnce = new Set();
 let autoNames = 0;
 
-const autoPreparable = (sql, params) =>
-  PREPARABLE.test(sql) &&
-  (params ?? []).length <= AUTO_PARAMS_MAX &&
-  (params ?? []).every((p) => isPlain(p) && (typeof p !== 'string' || p.length <= AUTO_PARAM_CHARS_MAX));
+function joined(parts) {
+  const out = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
 
-const instant = (ms) =>
-  ms === Infinity ? 'infinity' : ms === -Infinity ? '-infinity' : new Date(ms).toISOString();
+/**
+ * One call into PostgreSQL with the protocol messages `parts`; the answers, split at each
+ * ReadyForQuery (one per Sync or simple Query). PGlite's own `query` made six calls for one
+ * statement (parse, describe, bind, describe, execute, sync) and `exec` two, each through its
+ * locks; the messages of one statement in one call cost about half (docs/performance.md, "The
+ * embedded database's calls"). PostgreSQL answers each part as if it came alone: an error skips
+ * to the next Sync, so a failed statement leaves the ones after it as they would have been.
+ */
+async function call(parts) {
+  const { messages } = await db.execProtocol(joined(parts), { syncToFs: false, throwOnError: false });
+  const answers = [[]];
+  for (const message of messages) {
+    answers.at(-1).push(message);
+    if (message.name === 'readyForQuery') answers.push([]);
+  }
+  answers.pop();
+  return answers;
+}
 
+function failureIn(answer) {
+  return answer.find((message) => message.name === 'error');
+}
+
+/** A statement's answer as PGlite's `query` gives it, or its error thrown. */
+function resultOf(answer, options) {
+  const failure = failureIn(answer);
+  if (failure) throw failure;
+  return parseResults(answer, db.parsers, options)[0] ?? { rows: [], fields: [], affectedRows: 0 };
+}
+
+/** Parses `sql` as the statement `name` ('': the unnamed one); answers its parameters' types. */
+async function prepare(name, sql) {
+  const [answer] = await call([
+    serialize.parse({ name, text: sql }),
+    serialize.describe({ type: 'S', name }),
+    serialize.sync(),
+  ]);
+  const failure = failureIn(answer);
+  if (failure) throw failure;
+  return answer.find((message) => message.name === 'parameterDescription')?.dataTypeIDs ?? [];
+}
+
+/** Parameters as text, serialised by their types as PGlite's `query` does. */
+function textsOf(params, types) {
+  return (params ?? []).map((value, i) => {
+    if (value === null || value === undefined) return null;
+    const serializer = db.serializers[types[i]];
+    return serializer ? serializer(value) : value.toString();
+  });
+}
+
+/** Binds and runs a parsed statement: Bind, Describe, Execute and Sync, answered together. */
+function execution(name, params, types) {
+  return [
+    serialize.bind({ statement: name, values: textsOf(params, types) }),
+    serialize.describe({ type: 'P' }),
+    serialize.execute({}),
+    serialize.sync(),
+  ];
+}
+
+/**
+ * A statement marked PLANNED_ONCE runs as a prepared statement of this session, prepared at its
+ * first use, on its generic plan: by default PostgreSQL plans each execution again for its
+ * values (it judged these array-driven statements' generic plans costlier on paper), and the
+ * planning took longer than the execution. The plan mode is set for the statement alone, in the
+ * same call; when the statement fails in a transaction, the rollback undoes the setting.
+ */
+async function queryPlannedOnce(sql, params, options) {
+  let statement = plannedOnceStatements.get(sql);
+  if (!statement) {
+    if (plannedOnceStatements.size >= MAX_PREPARED) return queryUnnamed(sql, params, options);
+    const name = `planned_once_${plannedOnceStatements.size + 1}`;
+    statement = { name, types: await prepare(name, sql) };
+    plannedOnceStatements.set(sql, statement);
+  }
+  const [, answer] = await call(onGenericPlan(statement, params));
+  return resultOf(answer, options);
+}
+
+/** A planned-once statement's run: its three answers are the setting's, its own, the reset's. */
+function onGenericPlan(statement, params) {
+  return [
+    serialize.query('set plan_cache_mode = force_generic_plan'),
+    ...execution(statement.name, params, statement.types),
+    serialize.query('reset plan_cache_mode'),
+  ];
+}
+
+/**
+ * Every other statement the server repeats is prepared too, on its second sighting (one seen once
+ * may never come back: a list of varying length, a one-off), and runs on PostgreSQL's own choice
+ * of plan: an unnamed statement is parsed and planned at each run, which for a console call's
+ * short statements (a row by its key, an audit link) was most of their cost.
+ */
 async function queryAutoPrepared(sql, params, options) {
-  let prepared = autoPrepared.get(sql);
-  if (prepared) {
+  let statement = autoPrepared.get(sql);
+  if (statement) {
     autoPrepared.delete(sql);
-    autoPrepared.set(sql, prepared);
+    autoPrepared.set(sql, statement);
   } else if (!seenOnce.has(sql)) {
     seenOnce.add(sql);
     if (seenOnce.size > SEEN_ONCE_MAX) seenOnce.delete(seenOnce.values().next().value);
-    return db.query(sql, params, options);
+    return queryUnnamed(sql, params, options);
   } else {
     seenOnce.delete(sql);
     const name = `auto_prepared_${++autoNames}`;
-    await db.query(`prepare ${name} as ${sql}`);
-    const { rows } = await db.query(
-      'select parameter_types::text[] as types from pg_prepared_statements where name = $1',
-      [name],
-    );
-    prepared = { name, timestamps: (rows[0]?.types ?? []).map((t) => t === 'timestamp with time zone') };
-    autoPrepared.set(sql, prepared);
+    statement = { name, types: await prepare(name, sql) };
+    autoPrepared.set(sql, statement);
     if (autoPrepared.size > AUTO_PREPARED_MAX) {
       const [oldest, old] = autoPrepared.entries().next().value;
       autoPrepared.delete(oldest);
-      await db.query(`deallocate ${old.name}`);
+      await call([serialize.close({ type: 'S', name: old.name }), serialize.sync()]);
     }
   }
-  // As PGlite's driver sends them: a number for a timestamptz is an instant in milliseconds.
-  const literals = (params ?? []).map((p, i) =>
-    literal(typeof p === 'number' && prepared.timestamps[i] ? instant(p) : p),
-  );
-  const [result] = await db.exec(executeText(prepared.name, literals), options);
-  return result;
+  const [answer] = await call(execution(statement.name, params, statement.types));
+  return resultOf(answer, options);
+}
+
+/** A statement parsed for this run only: two calls, its parameters' types learnt in between. */
+async function queryUnnamed(sql, params, options) {
+  const types = await prepare('', sql);
+  const [answer] = await call(execution('', params, types));
+  return resultOf(answer, options);
+}
+
+async function query(sql, params, options) {
+  if (sql.startsWith(PLANNED_ONCE)) return queryPlannedOnce(sql, params, options);
+  if (PREPARABLE.test(sql)) return queryAutoPrepared(sql, params, options);
+  // BEGIN, COMMIT, SET, DDL: without parameters, a simple query is one call.
+  if ((params ?? []).length === 0) return resultOf((await call([serialize.query(sql)]))[0], options);
+  return queryUnnamed(sql, params, options);
 }
 
 async function run({ op, sql, params, rowMode, rawTypes }) {
-  if (op === 'query') {
-    // Types the driver parses itself arrive as text, as they would in-process.
-    const parsers = rawTypes ? Object.fromEntries(rawTypes.map((oid) => [oid, identity])) : undefined;
-    const plannedOnce = sql.startsWith(PLANNED_ONCE) && (params ?? []).every(isPlain);
-    const { rows, fields, affectedRows } = plannedOnce
-      ? await queryPlannedOnce(sql, params, { rowMode, parsers })
-      : autoPreparable(sql, params)
-        ? await queryAutoPrepared(sql, params, { rowMode, parsers })
-        : await db.query(sql, params, { rowMode, parsers });
-    return { rows, fields, affectedRows };
-  }
-  if (op === 'exec') {
-    const results = await db.exec(sql);
-    return results.map(({ rows, fields, affectedRows }) => ({ rows, fields, affectedRows }));
-  }
+  if (op === 'query') return shaped(await query(sql, params, optionsOf({ rowMode, rawTypes })));
+  if (op === 'exec') return (await db.exec(sql)).map(shaped);
   if (op === 'close') {
     await db.close();
     return null;
@@ -158,21 +208,103 @@ async function run({ op, sql, params, rowMode, rawTypes }) {
 }
 
 /**
- * Messages run one after another, each to its end. A planned-once or auto-prepared statement takes
- * several steps (prepare, then execute), and the main thread sends statements without waiting for
- * the previous answer (pglite-proxy.ts): a transaction's BEGIN sent meanwhile must not slip
- * between the steps and take the statement into that transaction. Today each step finishes before
- * the next message is even dispatched (PGlite's work is synchronous WebAssembly); this keeps the
- * order should a step ever wait for I/O.
+ * The protocol messages of a statement that needs no preparation first, how many answers they get
+ * and which one is the statement's; null when the statement must be prepared (a call of its own,
+ * whose answer the next step needs) or is not a statement.
  */
-let previous = Promise.resolve();
+function ready({ op, sql, params }) {
+  if (op !== 'query') return null;
+  if (sql.startsWith(PLANNED_ONCE)) {
+    const statement = plannedOnceStatements.get(sql);
+    return statement ? { parts: onGenericPlan(statement, params), answers: 3, index: 1 } : null;
+  }
+  if (PREPARABLE.test(sql)) {
+    const statement = autoPrepared.get(sql);
+    if (!statement) return null;
+    autoPrepared.delete(sql);
+    autoPrepared.set(sql, statement);
+    return { parts: execution(statement.name, params, statement.types), answers: 1, index: 0 };
+  }
+  if ((params ?? []).length === 0) return { parts: [serialize.query(sql)], answers: 1, index: 0 };
+  return null;
+}
+
+const optionsOf = ({ rowMode, rawTypes }) => ({
+  rowMode,
+  // Types the driver parses itself arrive as text, as they would in-process.
+  parsers: rawTypes ? Object.fromEntries(rawTypes.map((oid) => [oid, identity])) : undefined,
+});
+
+const answer = (message, result) => parentPort.postMessage({ id: message.id, result });
+const refuse = (message, error) => parentPort.postMessage({ id: message.id, error: serialiseError(error) });
+const shaped = ({ rows, fields, affectedRows }) => ({ rows, fields, affectedRows });
+
+/**
+ * The messages that came while the database was busy, run in order, each to its end. Those
+ * ready to run (above) go into PostgreSQL together, in one call: about a third of a short
+ * statement's cost was the call itself. Each keeps its own Sync, so each is answered, and fails,
+ * as if it had come alone; a statement that must first be prepared, or an `exec` or `close`,
+ * runs after those before it have been answered, and before those after it.
+ */
+async function runInOrder(messages) {
+  let together = [];
+  const sendTogether = async () => {
+    const group = together;
+    together = [];
+    if (group.length === 0) return;
+    let answers;
+    try {
+      answers = await call(group.flatMap(({ plan }) => plan.parts));
+    } catch (error) {
+      for (const { message } of group) refuse(message, error);
+      return;
+    }
+    let at = 0;
+    for (const { message, plan } of group) {
+      const own = answers[at + plan.index];
+      at += plan.answers;
+      try {
+        if (!own) throw new Error('the embedded database gave no answer to a statement');
+        answer(message, shaped(resultOf(own, optionsOf(message))));
+      } catch (error) {
+        refuse(message, error);
+      }
+    }
+  };
+  for (const message of messages) {
+    const plan = ready(message);
+    if (plan) {
+      together.push({ message, plan });
+      continue;
+    }
+    await sendTogether();
+    await run(message).then(
+      (result) => answer(message, result),
+      (error) => refuse(message, error),
+    );
+  }
+  await sendTogether();
+}
+
+/**
+ * Messages are gathered until the next turn of this thread's event loop, then run in order. While
+ * a statement runs (synchronous WebAssembly) this thread takes no messages, so the statements
+ * sent meanwhile, by concurrent requests or by one caller without waiting (a transaction's BEGIN
+ * and first statement, an audit lock and its append), are there together when it has finished.
+ * A planned-once or auto-prepared statement takes several steps (prepare, then execute): nothing
+ * sent after it may slip between them (a BEGIN would take it into a transaction).
+ */
+const inbox = [];
+let running = false;
+async function runInbox() {
+  while (inbox.length > 0) await runInOrder(inbox.splice(0));
+  running = false;
+}
 parentPort.on('message', (message) => {
-  previous = previous.then(() =>
-    run(message).then(
-      (result) => parentPort.postMessage({ id: message.id, result }),
-      (error) => parentPort.postMessage({ id: message.id, error: serialiseError(error) }),
-    ),
-  );
+  inbox.push(message);
+  if (running) return;
+  running = true;
+  setImmediate(runInbox);
 });
 
 db.waitReady.then(
