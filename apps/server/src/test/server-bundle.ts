@@ -20,6 +20,8 @@ let checked = false;
  * this first, so test files that run side by side never build at the same time.
  */
 export function ensureServerBundle(): string {
+  // BENCH_SERVER_BUNDLE: another build, copied aside, to compare two versions in alternating runs.
+  if (process.env.BENCH_SERVER_BUNDLE) return process.env.BENCH_SERVER_BUNDLE;
   if (checked) return serverBundle;
   const result = spawnSync(process.execPath, [buildScript], { cwd: root, encoding: 'utf8' });
   if (result.status !== 0)
