@@ -201,6 +201,24 @@ describe('embedded database in its own thread', () => {
     // Released one answer at a time, the later ones fell behind statements sent meanwhile.
     expect(answered).toEqual(['a', 'b', 'c', 'd']);
   });
+  it('fails a transaction whose COMMIT rolled back, as PGlite does in the process', async () => {
+    const db = database.db;
+    await db.execute(sql`create table probe_swallowed (id int primary key)`);
+    await db.execute(sql`insert into probe_swallowed values (1)`);
+    // A failure swallowed inside the transaction: PostgreSQL answers its COMMIT with ROLLBACK.
+    const outcome = await db
+      .transaction(async (tx) => {
+        await tx.execute(sql`insert into probe_swallowed values (2)`);
+        await tx.execute(sql`insert into probe_swallowed values (1)`).catch(() => undefined);
+      })
+      .then(
+        () => 'committed',
+        (error: { code?: string; cause?: { code?: string } }) => error.cause?.code ?? error.code,
+      );
+    expect(outcome).toBe('25P02');
+    const ids = await queryRows<{ id: number }>(db, sql`select id from probe_swallowed order by id`);
+    expect(ids.map((r) => r.id)).toEqual([1]);
+  });
   it('answers statements sent together each as if it came alone, a failure among them included', async () => {
     const db = database.db;
     await db.execute(sql`create table probe_together (id int primary key)`);

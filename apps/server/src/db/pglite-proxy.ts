@@ -5,6 +5,8 @@ export interface ThreadResults {
   rows: unknown[];
   fields: { name: string; dataTypeID: number }[];
   affectedRows?: number;
+  /** The command tag: a COMMIT of a transaction a failed statement aborted answers ROLLBACK. */
+  command?: string;
 }
 
 interface QueryOptions {
@@ -138,7 +140,7 @@ export class PGliteThread {
     const previous = this.queue;
     this.queue = handedOver;
     const end = (statement: 'COMMIT' | 'ROLLBACK') => {
-      const ended = this.send(queryMessage(statement));
+      const ended = this.send<ThreadResults>(queryMessage(statement));
       this.transactions--;
       handOver();
       return ended;
@@ -161,7 +163,9 @@ export class PGliteThread {
         await end('ROLLBACK').catch(() => undefined);
         throw error;
       }
-      await end('COMMIT');
+      // A statement failed and its caller went on: PostgreSQL rolled everything back. PGlite in
+      // the process says so (the tests run it there), and so does this.
+      if ((await end('COMMIT')).command === 'ROLLBACK') throw rolledBack();
       return result;
     });
   }
@@ -185,6 +189,14 @@ export class PGliteThread {
       this.worker.postMessage({ id, ...message });
     });
   }
+}
+
+/** As PGlite's TransactionAbortedError: COMMIT rolled back a transaction a failed statement aborted. */
+function rolledBack(): Error {
+  return Object.assign(new Error('Transaction was rolled back instead of committed'), {
+    code: '25P02',
+    severity: 'ERROR',
+  });
 }
 
 function queryMessage(sql: string, params?: unknown[], options?: QueryOptions): Message {

@@ -251,7 +251,8 @@ function parsersLeaving(rawTypes) {
 
 const answer = (message, result) => parentPort.postMessage({ id: message.id, result });
 const refuse = (message, error) => parentPort.postMessage({ id: message.id, error: serialiseError(error) });
-const shaped = ({ rows, fields, affectedRows }) => ({ rows, fields, affectedRows });
+/** What crosses back: the rows, and the command tag (a COMMIT that rolled back says ROLLBACK). */
+const shaped = ({ rows, fields, affectedRows, command }) => ({ rows, fields, affectedRows, command });
 
 /**
  * The messages that came while the database was busy, run in order, each to its end. Those
