@@ -41,7 +41,7 @@ const MAX_PREPARED = 64;
 const AUTO_PREPARED_MAX = 256;
 const SEEN_ONCE_MAX = 2048;
 /** Statements that take parameters and are worth keeping planned (BEGIN, SET or DDL are sent as text). */
-const PREPARABLE = /^\s*(?:\/\*planned-once\*\/\s*)?(select|insert|update|delete|with)\b/i;
+const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i;
 
 const { serialize } = protocol;
 const { parseResults } = pgliteParse;
@@ -124,109 +124,96 @@ function execution(name, params, types) {
   ];
 }
 
-/**
- * A statement marked PLANNED_ONCE runs as a prepared statement of this session, prepared at its
- * first use, on its generic plan: by default PostgreSQL plans each execution again for its
- * values (it judged these array-driven statements' generic plans costlier on paper), and the
- * planning took longer than the execution. The plan mode is set for the statement alone, in the
- * same call; when the statement fails in a transaction, the rollback undoes the setting.
- */
-async function queryPlannedOnce(sql, params, options) {
-  let statement = plannedOnceStatements.get(sql);
-  if (!statement) {
-    if (plannedOnceStatements.size >= MAX_PREPARED) return queryUnnamed(sql, params, options);
-    const name = `planned_once_${plannedOnceStatements.size + 1}`;
-    statement = { name, types: await prepare(name, sql) };
-    plannedOnceStatements.set(sql, statement);
-  }
-  const [, answer] = await call(onGenericPlan(statement, params));
-  return resultOf(answer, options);
-}
-
 /** A planned-once statement's run: its three answers are the setting's, its own, the reset's. */
 function onGenericPlan(statement, params) {
-  return [
-    serialize.query('set plan_cache_mode = force_generic_plan'),
-    ...execution(statement.name, params, statement.types),
-    serialize.query('reset plan_cache_mode'),
-  ];
+  return {
+    parts: [
+      serialize.query('set plan_cache_mode = force_generic_plan'),
+      ...execution(statement.name, params, statement.types),
+      serialize.query('reset plan_cache_mode'),
+    ],
+    answers: 3,
+    index: 1,
+  };
 }
+
+const onPlan = (statement, params) => ({
+  parts: execution(statement.name, params, statement.types),
+  answers: 1,
+  index: 0,
+});
 
 /**
- * Every other statement the server repeats is prepared too, on its second sighting (one seen once
- * may never come back: a list of varying length, a one-off), and runs on PostgreSQL's own choice
- * of plan: an unnamed statement is parsed and planned at each run, which for a console call's
- * short statements (a row by its key, an audit link) was most of their cost.
- */
-async function queryAutoPrepared(sql, params, options) {
-  let statement = autoPrepared.get(sql);
-  if (statement) {
-    autoPrepared.delete(sql);
-    autoPrepared.set(sql, statement);
-  } else if (!seenOnce.has(sql)) {
-    seenOnce.add(sql);
-    if (seenOnce.size > SEEN_ONCE_MAX) seenOnce.delete(seenOnce.values().next().value);
-    return queryUnnamed(sql, params, options);
-  } else {
-    seenOnce.delete(sql);
-    const name = `auto_prepared_${++autoNames}`;
-    statement = { name, types: await prepare(name, sql) };
-    autoPrepared.set(sql, statement);
-    if (autoPrepared.size > AUTO_PREPARED_MAX) {
-      const [oldest, old] = autoPrepared.entries().next().value;
-      autoPrepared.delete(oldest);
-      await call([serialize.close({ type: 'S', name: old.name }), serialize.sync()]);
-    }
-  }
-  const [answer] = await call(execution(statement.name, params, statement.types));
-  return resultOf(answer, options);
-}
-
-/** A statement parsed for this run only: two calls, its parameters' types learnt in between. */
-async function queryUnnamed(sql, params, options) {
-  const types = await prepare('', sql);
-  const [answer] = await call(execution('', params, types));
-  return resultOf(answer, options);
-}
-
-async function query(sql, params, options) {
-  if (sql.startsWith(PLANNED_ONCE)) return queryPlannedOnce(sql, params, options);
-  if (PREPARABLE.test(sql)) return queryAutoPrepared(sql, params, options);
-  // BEGIN, COMMIT, SET, DDL: without parameters, a simple query is one call.
-  if ((params ?? []).length === 0) return resultOf((await call([serialize.query(sql)]))[0], options);
-  return queryUnnamed(sql, params, options);
-}
-
-async function run({ op, sql, params, rowMode, rawTypes }) {
-  if (op === 'query') return shaped(await query(sql, params, optionsOf({ rowMode, rawTypes })));
-  if (op === 'exec') return (await db.exec(sql)).map(shaped);
-  if (op === 'close') {
-    await db.close();
-    return null;
-  }
-  throw new Error(`unknown operation ${op}`);
-}
-
-/**
- * The protocol messages of a statement that needs no preparation first, how many answers they get
- * and which one is the statement's; null when the statement must be prepared (a call of its own,
- * whose answer the next step needs) or is not a statement.
+ * How a statement runs once nothing needs preparing first: its protocol messages, how many
+ * answers they get and which one is the statement's; null when it must first be prepared (a call
+ * of its own, whose answer the run needs) or is not a statement.
+ *
+ * A statement marked PLANNED_ONCE runs as a prepared statement of this session on its generic
+ * plan: by default PostgreSQL plans each execution again for its values (it judged these
+ * array-driven statements' generic plans costlier on paper), and the planning took longer than
+ * the execution. The plan mode is set for the statement alone, in the same call; when the
+ * statement fails in a transaction, the rollback undoes the setting. Every other statement the
+ * server repeats is prepared too, and runs on PostgreSQL's own choice of plan (an unnamed
+ * statement is parsed and planned at each run, which for a console call's short statements was
+ * most of their cost). Finding one marks it the most recently used.
  */
 function ready({ op, sql, params }) {
   if (op !== 'query') return null;
   if (sql.startsWith(PLANNED_ONCE)) {
     const statement = plannedOnceStatements.get(sql);
-    return statement ? { parts: onGenericPlan(statement, params), answers: 3, index: 1 } : null;
+    return statement ? onGenericPlan(statement, params) : null;
   }
   if (PREPARABLE.test(sql)) {
     const statement = autoPrepared.get(sql);
     if (!statement) return null;
     autoPrepared.delete(sql);
     autoPrepared.set(sql, statement);
-    return { parts: execution(statement.name, params, statement.types), answers: 1, index: 0 };
+    return onPlan(statement, params);
   }
+  // BEGIN, COMMIT, SET, DDL: without parameters, a simple query is one call.
   if ((params ?? []).length === 0) return { parts: [serialize.query(sql)], answers: 1, index: 0 };
   return null;
+}
+
+/**
+ * The preparation a statement that is not `ready` needs, then its run. A marked statement is
+ * prepared at its first use (at most MAX_PREPARED). Another repeated one is prepared at its
+ * second sighting (one seen once may never come back: a list of varying length, a one-off), the
+ * least recently used closed past AUTO_PREPARED_MAX. The rest are parsed for this run only.
+ */
+async function prepared({ sql, params }) {
+  if (sql.startsWith(PLANNED_ONCE) && plannedOnceStatements.size < MAX_PREPARED) {
+    const name = `planned_once_${plannedOnceStatements.size + 1}`;
+    const statement = { name, types: await prepare(name, sql) };
+    plannedOnceStatements.set(sql, statement);
+    return onGenericPlan(statement, params);
+  }
+  if (!sql.startsWith(PLANNED_ONCE) && PREPARABLE.test(sql)) {
+    if (seenOnce.delete(sql)) {
+      const name = `auto_prepared_${++autoNames}`;
+      const statement = { name, types: await prepare(name, sql) };
+      autoPrepared.set(sql, statement);
+      if (autoPrepared.size > AUTO_PREPARED_MAX) {
+        const [oldest, old] = autoPrepared.entries().next().value;
+        autoPrepared.delete(oldest);
+        await call([serialize.close({ type: 'S', name: old.name }), serialize.sync()]);
+      }
+      return onPlan(statement, params);
+    }
+    seenOnce.add(sql);
+    if (seenOnce.size > SEEN_ONCE_MAX) seenOnce.delete(seenOnce.values().next().value);
+  }
+  return onPlan({ name: '', types: await prepare('', sql) }, params);
+}
+
+/** What is not a statement to run: an `exec` (several statements in one text) and the close. */
+async function run({ op, sql }) {
+  if (op === 'exec') return (await db.exec(sql)).map(shaped);
+  if (op === 'close') {
+    await db.close();
+    return null;
+  }
+  throw new Error(`unknown operation ${op}`);
 }
 
 const optionsOf = ({ rowMode, rawTypes }) => ({ rowMode, parsers: parsersLeaving(rawTypes) });
@@ -258,8 +245,9 @@ const shaped = ({ rows, fields, affectedRows, command }) => ({ rows, fields, aff
  * The messages that came while the database was busy, run in order, each to its end. Those
  * ready to run (above) go into PostgreSQL together, in one call: about a third of a short
  * statement's cost was the call itself. Each keeps its own Sync, so each is answered, and fails,
- * as if it had come alone; a statement that must first be prepared, or an `exec` or `close`,
- * runs after those before it have been answered, and before those after it.
+ * as if it had come alone. A statement that must first be prepared is prepared after those
+ * before it have been answered, then runs with those after it; an `exec` or the close runs alone,
+ * in its place.
  */
 async function runInOrder(messages) {
   let together = [];
@@ -292,7 +280,15 @@ async function runInOrder(messages) {
       together.push({ message, plan });
       continue;
     }
+    // What comes before a preparation runs before it (a Parse in a failed transaction fails).
     await sendTogether();
+    if (message.op === 'query') {
+      await prepared(message).then(
+        (run) => together.push({ message, plan: run }),
+        (error) => refuse(message, error),
+      );
+      continue;
+    }
     await run(message).then(
       (result) => answer(message, result),
       (error) => refuse(message, error),
