@@ -35,7 +35,8 @@ interface Target {
   nextBody?: () => unknown;
 }
 
-const CONNECTIONS = 50;
+/** BENCH_CONNECTIONS: concurrent connections per call (default 50, the goals' figure; 1 gives one caller's latency). */
+export const API_CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 
 /** A bare Node HTTP server in its own process: the ceiling of this machine and this client. */
 async function startBareServer(port: number) {
@@ -62,7 +63,7 @@ async function load(
   const result = await autocannon({
     url: `${baseUrl}${target.path}`,
     method: target.method,
-    connections: CONNECTIONS,
+    connections: API_CONNECTIONS,
     duration: seconds,
     headers: { 'content-type': 'application/json', ...headers },
     body: target.body === undefined ? undefined : JSON.stringify(target.body),
@@ -171,7 +172,12 @@ export async function benchApi({
   const store: Store = { dataDir: mkdtempSync(path.join(tmpdir(), 'cc-bench-api-')), databaseUrl };
   const barePort = await freePort();
   const bare = await startBareServer(barePort);
-  let server = await startDemoServer(store);
+  // A server that does not start must not leave the bare one running: the bench would never end.
+  let server = await startDemoServer(store).catch((error: unknown) => {
+    bare.kill('SIGTERM');
+    rmSync(store.dataDir, { recursive: true, force: true });
+    throw error;
+  });
   try {
     const { accessToken } = server;
     const devices = await postJson<{ list: { id: string }[] }>(

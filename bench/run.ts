@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openDatabase } from '../apps/server/src/db/client';
 import { benchAlarmLatency } from './alarm-latency.bench';
-import { benchApi, type CallFigures } from './api.bench';
+import { API_CONNECTIONS, benchApi, type CallFigures } from './api.bench';
 import { benchConsoleWeight, type PageLoad } from './console-weight.bench';
 import { benchDbCalls } from './db-calls.bench';
 import { benchFleet, fleetsFromEnv } from './fleet.bench';
@@ -162,7 +162,7 @@ async function apiFigures() {
   };
   const goals = 'goals: reads 10% of the bare server with p99 50 ms or less, writes 5%, /healthz 40%';
   console.log(
-    `\n## Console calls, 50 connections, ${apiSeconds} s each, embedded default with the demo (${goals})`,
+    `\n## Console calls, ${API_CONNECTIONS} connections, ${apiSeconds} s each, embedded default with the demo (${goals})`,
   );
   const embedded = await benchApi({ seconds: apiSeconds });
   print(embedded.ceiling, embedded.calls);
