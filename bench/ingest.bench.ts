@@ -22,10 +22,24 @@ export interface IngestFigures {
   clientCpuUsPerMessage: number;
 }
 
+/**
+ * When the readings are dated. `backfill`: from 30 days back, a second apart, as a logger uploads
+ * what it buffered; the heaviest path (every reading back-filled, its day already packed, so
+ * checked against the packed readings, and judged for alarms as late data). `live`: from a minute
+ * back, a millisecond apart per device, as loggers reporting now; no reading is late.
+ */
+export type ReadingTimes = 'backfill' | 'live';
+
 export async function benchIngest(
   label: string,
   env: Record<string, string>,
-  { devices = 10, seconds = 10, recordsPerMessage = 10, inFlight = 16 } = {},
+  {
+    devices = 10,
+    seconds = 10,
+    recordsPerMessage = 10,
+    inFlight = 16,
+    times = 'backfill' as ReadingTimes,
+  } = {},
 ): Promise<IngestFigures> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cc-bench-'));
   const port = await freePort();
@@ -68,8 +82,10 @@ export async function benchIngest(
     const channelsPerRecord = 2;
     let readings = 0;
     let messages = 0;
-    const base = Date.now() - 30 * 86_400_000;
-    let seq = 0;
+    const base = times === 'live' ? Date.now() - 60_000 : Date.now() - 30 * 86_400_000;
+    const step = times === 'live' ? 1 : 1000;
+    // Per device: live readings a millisecond apart stay behind the clock at 2 500 a second each.
+    const seqs = fleet.map(() => 0);
     const deadline = Date.now() + seconds * 1000;
     const started = Date.now();
     const serverCpuBefore = cpuSeconds(server.child.pid!);
@@ -79,7 +95,7 @@ export async function benchIngest(
         Array.from({ length: inFlight }, async () => {
           while (Date.now() < deadline) {
             const records = Array.from({ length: recordsPerMessage }, () => {
-              const ts = base + seq++ * 1000;
+              const ts = base + seqs[c]!++ * step;
               return {
                 ts,
                 channels: [
@@ -106,7 +122,7 @@ export async function benchIngest(
       label,
       readingsPerSecond: Math.round(readings / elapsed),
       messagesPerSecond: Math.round(messages / elapsed),
-      shape: `${devices} devices, ${inFlight} in flight each, ${recordsPerMessage} records x ${channelsPerRecord} channels per message`,
+      shape: `${devices} devices, ${inFlight} in flight each, ${recordsPerMessage} records x ${channelsPerRecord} channels per message, ${times === 'live' ? 'dated now' : 'back-filled from 30 days ago'}`,
       serverCpuUsPerMessage: Math.round((serverCpu / messages) * 1e6),
       serverCores: Math.round((serverCpu / elapsed) * 100) / 100,
       clientCpuUsPerMessage: Math.round((clientCpu / messages) * 1e6),
