@@ -6,7 +6,10 @@
  * thread the server uses (`PGliteThread`), where a call also crosses between threads.
  */
 import { PGlite } from '@electric-sql/pglite';
+import { and, eq, sql } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/pglite';
 import { PGliteThread } from '../apps/server/src/db/pglite-proxy';
+import { devices, sensors } from '../apps/server/src/modules/devices/devices.table';
 
 export interface CallCost {
   label: string;
@@ -21,6 +24,52 @@ async function timed(label: string, runs: number, operation: (i: number) => Prom
   const started = performance.now();
   for (let i = 0; i < runs; i++) await operation(i);
   return { label, micros: Math.round(((performance.now() - started) / runs) * 1000) };
+}
+
+/** Mean time of a synchronous step, in microseconds, after a warm-up. */
+function timedSync(label: string, runs: number, step: () => unknown): CallCost {
+  for (let i = 0; i < WARM_UP * 10; i++) step();
+  const started = performance.now();
+  for (let i = 0; i < runs; i++) step();
+  return { label, micros: Math.round(((performance.now() - started) / runs) * 1000) };
+}
+
+/**
+ * What drizzle's query builder costs the main thread before a statement is sent: the SQL text
+ * and parameters built again at every call (`toSQL`, the same work as running it). A select of
+ * every column walks each column through drizzle's type checks.
+ */
+function buildingCosts(runs: number): CallCost[] {
+  const db = drizzle.mock();
+  return [
+    timedSync('drizzle builds a select of all 27 columns of `devices` by id and company', runs, () =>
+      db
+        .select()
+        .from(devices)
+        .where(and(eq(devices.id, 5), eq(devices.companyId, 3)))
+        .limit(1)
+        .toSQL(),
+    ),
+    timedSync('drizzle builds a select of one column by id', runs, () =>
+      db.select({ id: devices.id }).from(devices).where(eq(devices.id, 5)).toSQL(),
+    ),
+    timedSync('drizzle builds a select of all columns of `sensors` by device', runs, () =>
+      db.select().from(sensors).where(eq(sensors.deviceId, 5)).toSQL(),
+    ),
+    timedSync('drizzle builds an update of five columns of `devices`, returning the row', runs, () =>
+      db
+        .update(devices)
+        .set({ name: 'x', remark: 'y', region: 'z', address: 'a', recordIntervalS: 60 })
+        .where(eq(devices.id, 5))
+        .returning()
+        .toSQL(),
+    ),
+    timedSync('drizzle builds a `sql` template of 13 parameters', runs, () =>
+      db
+        .execute(sql`select ${1}, ${2}, ${3}, ${4}, ${5}, ${6}, ${7}, ${8}, ${9}, ${10}, ${11}, ${12}, ${13}`)
+        .getQuery(),
+    ),
+  ];
 }
 
 const UPSERT = `insert into t (id, v) values ($1, 'x') on conflict (id) do update set v = 'y'`;
@@ -61,5 +110,6 @@ export async function benchDbCalls(runs = 3_000): Promise<CallCost[]> {
     ),
   );
   await thread.close();
+  costs.push(...buildingCosts(runs * 5));
   return costs;
 }
