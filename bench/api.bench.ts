@@ -14,6 +14,7 @@ import autocannon from 'autocannon';
 import { sql } from 'drizzle-orm';
 import { openDatabase, queryRows } from '../apps/server/src/db/client';
 import { freePort, postJson, startServerProcess } from '../apps/server/src/test/server-process';
+import { cpuSeconds } from './fleet.bench';
 
 export interface CallFigures {
   label: string;
@@ -24,6 +25,11 @@ export interface CallFigures {
   failures: number;
   /** requestsPerSecond / the bare server's. */
   share: number;
+  /**
+   * The server process's CPU (both its threads) per answered request, in µs: steadier than the
+   * rate on a host whose speed moves, so a change of a tenth shows in a few runs.
+   */
+  serverCpuUsPerRequest: number;
 }
 
 interface Target {
@@ -80,6 +86,7 @@ async function load(
   });
   failures += result.non2xx + result.errors + result.timeouts;
   return {
+    requests: result.requests.total,
     requestsPerSecond: Math.round(result.requests.average),
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
@@ -281,11 +288,21 @@ export async function benchApi({
     );
     const calls: CallFigures[] = [];
     const measure = async (target: Target) => {
-      const figures = await load(server.baseUrl, target, server.headers, seconds, target.path !== '/healthz');
+      const cpuBefore = cpuSeconds(server.child.pid!);
+      const { requests, ...figures } = await load(
+        server.baseUrl,
+        target,
+        server.headers,
+        seconds,
+        target.path !== '/healthz',
+      );
       calls.push({
         label: target.label,
         ...figures,
         share: figures.requestsPerSecond / bareFigures.requestsPerSecond,
+        serverCpuUsPerRequest: Math.round(
+          ((cpuSeconds(server.child.pid!) - cpuBefore) / Math.max(1, requests)) * 1e6,
+        ),
       });
     };
     // BENCH_API_CALLS (e.g. `editDevice,historyData`): only the calls whose label holds one of them.

@@ -156,7 +156,7 @@ async function apiFigures() {
     for (const call of calls) {
       const failures = call.failures ? ` (${call.failures} answers not ok)` : '';
       console.log(
-        `- ${call.label}: ${call.requestsPerSecond} req/s, p50 ${call.p50Ms} ms, p99 ${call.p99Ms} ms, ${(call.share * 100).toFixed(1)}% of bare${failures}`,
+        `- ${call.label}: ${call.requestsPerSecond} req/s, p50 ${call.p50Ms} ms, p99 ${call.p99Ms} ms, ${(call.share * 100).toFixed(1)}% of bare, server ${call.serverCpuUsPerRequest} µs of CPU a request${failures}`,
       );
     }
   };

@@ -28,7 +28,7 @@ import {
   addDevice,
   countDevicesByState,
   editDevice,
-  findDevice,
+  findEditableDevice,
   resetDeviceKey,
   setDeviceRemark,
 } from './devices.service';
@@ -103,7 +103,7 @@ export const deviceRoutes: FastifyPluginAsyncZod<{ mktActivationEnergyKj: number
     await assertDepartmentInScope(app.db, auth, body.departmentId);
     // A device's group lies in its department: an explicit group must fit the (new) department;
     // a department change without a group drops a group that no longer fits.
-    const device = await findDevice(app.db, editableDevices(auth), body.id);
+    const device = await findEditableDevice(app.db, auth, body.id);
     const departmentId =
       body.departmentId !== undefined ? idFromWire(body.departmentId) : device.departmentId;
     const groupId = body.groupId !== undefined ? idFromWire(body.groupId) : device.groupId;

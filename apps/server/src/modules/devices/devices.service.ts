@@ -1,14 +1,17 @@
 import type { AddDeviceRequest, DeviceView, EditDeviceRequest } from '@coldchain/contract';
 import { DeviceState } from '@coldchain/contract';
-import { and, count, eq, type SQL } from 'drizzle-orm';
+import { and, count, eq, type SQL, sql } from 'drizzle-orm';
+import { builtOnce, UNNAMED } from '../../db/built-once';
 import type { Db, Queryable } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import { idFromWire, idToWire } from '../../lib/ids';
 import { hashToken, newToken } from '../../lib/tokens';
+import type { Auth } from '../../plugins/auth';
 import { addDefaultAbnormalSetting } from '../alarms/alarm-default-settings';
 import { type Actor, recordAudit } from '../audit/audit.service';
 import { rootDepartmentId } from '../groups/groups.service';
 import { deviceInventory } from '../inventory/inventory.table';
+import { editableDevices } from '../org/access';
 import { alarmingSensorIds, channelState } from './channel-state';
 import { devices, sensors } from './devices.table';
 
@@ -141,6 +144,40 @@ export async function addDevice(db: Db, actor: Actor, input: AddDeviceRequest) {
 }
 
 /** The device `wireId` if `scope` (a condition on `devices`, see org/access.ts) admits it. */
+/** A device of a company by id, its SQL built once (db/built-once.ts). */
+const deviceOfCompany = (db: Db) =>
+  builtOnce(db, 'deviceOfCompany', (d) =>
+    d
+      .select()
+      .from(devices)
+      .where(and(eq(devices.companyId, sql.placeholder('companyId')), eq(devices.id, sql.placeholder('id'))))
+      .limit(1)
+      .prepare(UNNAMED),
+  );
+
+/** A device's sensors, its SQL built once. */
+const sensorsOfDevice = (db: Db) =>
+  builtOnce(db, 'sensorsOfDevice', (d) =>
+    d
+      .select()
+      .from(sensors)
+      .where(eq(sensors.deviceId, sql.placeholder('deviceId')))
+      .prepare(UNNAMED),
+  );
+
+/**
+ * `findDevice` among the devices the caller may change. A caller whose scope is the whole company
+ * (administrators, members of the root department: most edits) is answered by a statement built
+ * once; the others' scopes vary with their department, and are built at each call.
+ */
+export async function findEditableDevice(db: Db, auth: Auth, wireId: string): Promise<DeviceRow> {
+  if (auth.scopePath !== null) return findDevice(db, editableDevices(auth), wireId);
+  const id = idFromWire(wireId);
+  const [device] = id ? await deviceOfCompany(db).execute({ companyId: auth.companyId ?? -1, id }) : [];
+  if (!device) throw new AppError('DEVICE_NOT_FOUND');
+  return device;
+}
+
 export async function findDevice(db: Queryable, scope: SQL, wireId: string): Promise<DeviceRow> {
   const id = idFromWire(wireId);
   const [device] = id
@@ -238,7 +275,7 @@ export async function editDevice(
   deviceChanged(device.serial);
   // Two independent reads, sent together (the embedded database queues them back to back).
   const [rows, alarming] = await Promise.all([
-    db.select().from(sensors).where(eq(sensors.deviceId, device.id)),
+    sensorsOfDevice(db).execute({ deviceId: device.id }),
     alarmingSensorIds(db, [device.id]),
   ]);
   return { ...presentDevice(updated, rows, alarming), editable: true };

@@ -259,4 +259,54 @@ describe('which monitors the caller may edit', () => {
     const adminToken = await login(ctx.app, company.admin.account);
     expect((await flags(adminToken, viewOnly.id)).detail).toBe(true);
   });
+
+  it("edits only what the caller may change: a company's own devices, a department's, an edit grant", async () => {
+    const company = await buildCompany(ctx.app.db);
+    const other = await buildCompany(ctx.app.db);
+    const pharmacy = await buildDepartment(ctx.app.db, company.id, { name: 'Pharmacy' });
+    const store = await buildDepartment(ctx.app.db, company.id, { name: 'Cold Store' });
+    const own = await buildDevice(ctx.app.db, company.id, { departmentId: pharmacy.id });
+    const elsewhere = await buildDevice(ctx.app.db, company.id, { departmentId: store.id });
+    const granted = await buildDevice(ctx.app.db, company.id, { departmentId: store.id });
+    const foreign = await buildDevice(ctx.app.db, other.id);
+    const editorRole = await buildRole(ctx.app.db, company.id, pharmacy.id, ['device:view', 'device:edit']);
+    const editor = await buildUser(ctx.app.db);
+    await addMember(ctx.app.db, company.id, editor.id, false, {
+      departmentId: pharmacy.id,
+      roleId: editorRole.id,
+    });
+    await ctx.app.db
+      .insert(devicePermissions)
+      .values({ companyId: company.id, userId: editor.id, deviceId: Number(granted.id), canEdit: true });
+    const edit = async (token: string, id: string) =>
+      (
+        await call(
+          ctx.app,
+          '/api/device/editDevice',
+          {
+            id,
+            name: 'Renamed',
+            recordInterval: 60,
+            uploadInterval: 300,
+            alarmVerifyInterval: 120,
+            offlineJudgement: 3,
+          },
+          { token },
+        )
+      ).body.msgCode;
+    // The company's administrator (a scope of the whole company, answered by the statement built
+    // once): every device of the company, none of another's, whatever the order of the calls.
+    const admin = await login(ctx.app, company.admin.account);
+    const otherAdmin = await login(ctx.app, other.admin.account);
+    expect(await edit(admin, elsewhere.id)).toBe(200);
+    expect(await edit(admin, foreign.id)).not.toBe(200);
+    expect(await edit(otherAdmin, foreign.id)).toBe(200);
+    expect(await edit(otherAdmin, own.id)).not.toBe(200);
+    // A department's member: its devices and the granted one, not the rest of the company.
+    const token = await login(ctx.app, editor.account);
+    expect(await edit(token, own.id)).toBe(200);
+    expect(await edit(token, granted.id)).toBe(200);
+    expect(await edit(token, elsewhere.id)).not.toBe(200);
+    expect(await edit(token, foreign.id)).not.toBe(200);
+  });
 });
