@@ -143,27 +143,24 @@ export async function addDevice(db: Db, actor: Actor, input: AddDeviceRequest) {
   return { id: idToWire(id), deviceKey };
 }
 
-/** The device `wireId` if `scope` (a condition on `devices`, see org/access.ts) admits it. */
 /** A device of a company by id, its SQL built once (db/built-once.ts). */
-const deviceOfCompany = (db: Db) =>
-  builtOnce(db, 'deviceOfCompany', (d) =>
-    d
-      .select()
-      .from(devices)
-      .where(and(eq(devices.companyId, sql.placeholder('companyId')), eq(devices.id, sql.placeholder('id'))))
-      .limit(1)
-      .prepare(UNNAMED),
-  );
+const deviceOfCompany = builtOnce((db) =>
+  db
+    .select()
+    .from(devices)
+    .where(and(eq(devices.companyId, sql.placeholder('companyId')), eq(devices.id, sql.placeholder('id'))))
+    .limit(1)
+    .prepare(UNNAMED),
+);
 
 /** A device's sensors, its SQL built once. */
-const sensorsOfDevice = (db: Db) =>
-  builtOnce(db, 'sensorsOfDevice', (d) =>
-    d
-      .select()
-      .from(sensors)
-      .where(eq(sensors.deviceId, sql.placeholder('deviceId')))
-      .prepare(UNNAMED),
-  );
+const sensorsOfDevice = builtOnce((db) =>
+  db
+    .select()
+    .from(sensors)
+    .where(eq(sensors.deviceId, sql.placeholder('deviceId')))
+    .prepare(UNNAMED),
+);
 
 /**
  * `findDevice` among the devices the caller may change. A caller whose scope is the whole company
@@ -178,6 +175,7 @@ export async function findEditableDevice(db: Db, auth: Auth, wireId: string): Pr
   return device;
 }
 
+/** The device `wireId` if `scope` (a condition on `devices`, see org/access.ts) admits it. */
 export async function findDevice(db: Queryable, scope: SQL, wireId: string): Promise<DeviceRow> {
   const id = idFromWire(wireId);
   const [device] = id

@@ -221,20 +221,32 @@ describe('which monitors the caller may edit', () => {
     };
   }
 
+  /**
+   * A Pharmacy and a Cold Store in `companyId`, a device in the first and two in the second, and
+   * a member of the Pharmacy whose role may view and edit devices.
+   */
+  async function pharmacyEditor(companyId: number) {
+    const pharmacy = await buildDepartment(ctx.app.db, companyId, { name: 'Pharmacy' });
+    const store = await buildDepartment(ctx.app.db, companyId, { name: 'Cold Store' });
+    const own = await buildDevice(ctx.app.db, companyId, { departmentId: pharmacy.id });
+    const inStore = [
+      await buildDevice(ctx.app.db, companyId, { departmentId: store.id }),
+      await buildDevice(ctx.app.db, companyId, { departmentId: store.id }),
+    ] as const;
+    const role = await buildRole(ctx.app.db, companyId, pharmacy.id, ['device:view', 'device:edit']);
+    const editor = await buildUser(ctx.app.db);
+    await addMember(ctx.app.db, companyId, editor.id, false, { departmentId: pharmacy.id, roleId: role.id });
+    return { pharmacy, own, inStore, editor };
+  }
+
   it('marks devices in the edit scope, not those only granted for viewing or seen without the edit tag', async () => {
     const company = await buildCompany(ctx.app.db);
-    const pharmacy = await buildDepartment(ctx.app.db, company.id, { name: 'Pharmacy' });
-    const store = await buildDepartment(ctx.app.db, company.id, { name: 'Cold Store' });
-    const own = await buildDevice(ctx.app.db, company.id, { departmentId: pharmacy.id });
-    const viewOnly = await buildDevice(ctx.app.db, company.id, { departmentId: store.id });
-    const editGrant = await buildDevice(ctx.app.db, company.id, { departmentId: store.id });
-
-    const editorRole = await buildRole(ctx.app.db, company.id, pharmacy.id, ['device:view', 'device:edit']);
-    const editor = await buildUser(ctx.app.db);
-    await addMember(ctx.app.db, company.id, editor.id, false, {
-      departmentId: pharmacy.id,
-      roleId: editorRole.id,
-    });
+    const {
+      pharmacy,
+      own,
+      inStore: [viewOnly, editGrant],
+      editor,
+    } = await pharmacyEditor(company.id);
     await ctx.app.db.insert(devicePermissions).values([
       { companyId: company.id, userId: editor.id, deviceId: Number(viewOnly.id), canEdit: false },
       { companyId: company.id, userId: editor.id, deviceId: Number(editGrant.id), canEdit: true },
@@ -263,18 +275,12 @@ describe('which monitors the caller may edit', () => {
   it("edits only what the caller may change: a company's own devices, a department's, an edit grant", async () => {
     const company = await buildCompany(ctx.app.db);
     const other = await buildCompany(ctx.app.db);
-    const pharmacy = await buildDepartment(ctx.app.db, company.id, { name: 'Pharmacy' });
-    const store = await buildDepartment(ctx.app.db, company.id, { name: 'Cold Store' });
-    const own = await buildDevice(ctx.app.db, company.id, { departmentId: pharmacy.id });
-    const elsewhere = await buildDevice(ctx.app.db, company.id, { departmentId: store.id });
-    const granted = await buildDevice(ctx.app.db, company.id, { departmentId: store.id });
+    const {
+      own,
+      inStore: [elsewhere, granted],
+      editor,
+    } = await pharmacyEditor(company.id);
     const foreign = await buildDevice(ctx.app.db, other.id);
-    const editorRole = await buildRole(ctx.app.db, company.id, pharmacy.id, ['device:view', 'device:edit']);
-    const editor = await buildUser(ctx.app.db);
-    await addMember(ctx.app.db, company.id, editor.id, false, {
-      departmentId: pharmacy.id,
-      roleId: editorRole.id,
-    });
     await ctx.app.db
       .insert(devicePermissions)
       .values({ companyId: company.id, userId: editor.id, deviceId: Number(granted.id), canEdit: true });
