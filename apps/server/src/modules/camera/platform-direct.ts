@@ -10,10 +10,30 @@ const DAY_MS = 86_400_000;
 const FFMPEG = process.env.FFMPEG_PATH ?? '/usr/bin/ffmpeg';
 const MAX_FRAME_BYTES = 5 << 20;
 
+/**
+ * A read from the stream that moves nothing for this long fails (ffmpeg's `-rw_timeout`), so a
+ * stalled connection costs one try, not the whole timeout: the grab is then tried once more.
+ */
+const STALLED_READ_MS = 4_000;
+
 /** One frame of an HLS stream as JPEG, by ffmpeg, within the timeout; the address passed the guard first. */
-function grabFrame(url: string, timeoutMs: number): Promise<Buffer> {
-  if (!existsSync(FFMPEG))
-    return Promise.reject(new PlatformError('no frame grabber (ffmpeg) on this server'));
+async function grabFrame(url: string, timeoutMs: number): Promise<Buffer> {
+  if (!existsSync(FFMPEG)) throw new PlatformError('no frame grabber (ffmpeg) on this server');
+  const started = Date.now();
+  const stalledMs = Math.min(STALLED_READ_MS, Math.max(1, Math.floor(timeoutMs / 3)));
+  try {
+    return await grabOnce(url, timeoutMs, stalledMs);
+  } catch (error) {
+    // A stream with no picture (an address that answers 404, a playlist without video) fails
+    // at once and alike each time; a try that failed only after a stall is worth another while
+    // the time allows one.
+    const spent = Date.now() - started;
+    if (spent < stalledMs || timeoutMs - spent < stalledMs) throw error;
+    return grabOnce(url, timeoutMs - spent, stalledMs);
+  }
+}
+
+function grabOnce(url: string, timeoutMs: number, stalledMs: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     execFile(
       FFMPEG,
@@ -24,6 +44,8 @@ function grabFrame(url: string, timeoutMs: number): Promise<Buffer> {
         // Network only: a playlist naming a file: or data: segment reads nothing of this server.
         '-protocol_whitelist',
         'http,https,tcp,tls,crypto',
+        '-rw_timeout',
+        String(stalledMs * 1000),
         '-i',
         url,
         '-frames:v',
