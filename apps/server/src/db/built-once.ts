@@ -1,4 +1,4 @@
-import type { Db } from './client';
+import type { Queryable } from './client';
 
 /**
  * The name to give drizzle's `.prepare()`: none. A named statement would be prepared on each
@@ -8,24 +8,43 @@ import type { Db } from './client';
  */
 export const UNNAMED = '';
 
+/** What a drizzle session and its prepared queries hold of the driver: the client they send on. */
+interface DriverBound {
+  client?: unknown;
+}
+
 /**
- * Statements whose SQL drizzle builds once per database rather than at every call: a drizzle
- * prepared query (`.prepare()`, its values `sql.placeholder`s), kept per database object. Drizzle
- * builds a statement's text again each time it runs, and for a wide row that costs the main
- * thread more than the database spends running it (`npm run bench -- calls`: 139 µs to build the
- * select of a device's 27 columns, 34 µs for the database thread to run a short statement among
- * others). Only for statements whose text never varies, and on the database itself: a prepared
- * query belongs to the session it was built on, so a transaction builds its own statements.
- * `builtOnce(build)` gives the statement of a database, built by `build` at its first use there.
+ * Statements whose SQL drizzle builds once rather than at every call: a drizzle prepared query
+ * (`.prepare(UNNAMED)`, its values `sql.placeholder`s). Drizzle builds a statement's text again
+ * each time it runs, and for a wide row that costs the main thread more than the database spends
+ * running it (`npm run bench -- calls`: 139 µs to build the select of a device's 27 columns, 159 µs
+ * for an update returning its row, 34 µs for the database thread to run a short statement among
+ * others). Only for statements whose text never varies.
+ *
+ * A prepared query is bound to the client of the session it was built on, so it is built once
+ * per driver (the embedded database's and node-postgres's differ in how they send and map) and
+ * then bound, at each call, to the client of the database or transaction it runs on: the
+ * statement of a transaction runs inside that transaction. `builtOnce(build)` gives the statement
+ * for `q`, built by `build` at the first use with its driver.
  */
-export function builtOnce<Q>(build: (db: Db) => Q): (db: Db) => Q {
-  const built = new WeakMap<Db, Q>();
-  return (db) => {
-    let statement = built.get(db);
+export function builtOnce<Q extends object>(build: (q: Queryable) => Q): (q: Queryable) => Q {
+  const built = new Map<unknown, Q>();
+  return (q) => {
+    const session = q._.session as unknown as DriverBound;
+    const driver = session.constructor;
+    const statement = built.get(driver);
     if (statement === undefined) {
-      statement = build(db);
-      built.set(db, statement);
+      const first = build(q);
+      // Drizzle keeps the client on the session and on each prepared query (both drivers, since
+      // 0.2x); if a release stops doing so, a statement would silently run outside its
+      // transaction, so this says so at once instead.
+      if (!('client' in first) || session.client === undefined)
+        throw new Error('builtOnce: drizzle no longer keeps a client on its sessions; see db/built-once.ts');
+      built.set(driver, first);
+      return first;
     }
-    return statement;
+    // The built query's own fields stay shared (its SQL, values' slots, row mapping); only the
+    // client is this call's. `execute` reads `this.client`, so the bound copy sends on it.
+    return Object.create(statement, { client: { value: session.client } }) as Q;
   };
 }

@@ -100,23 +100,28 @@ export const deviceRoutes: FastifyPluginAsyncZod<{ mktActivationEnergyKj: number
   );
   app.post('/api/device/editDevice', { ...canEdit, schema: { body: EditDeviceRequest } }, async (request) => {
     const { auth, body } = request;
-    await assertDepartmentInScope(app.db, auth, body.departmentId);
-    // A device's group lies in its department: an explicit group must fit the (new) department;
-    // a department change without a group drops a group that no longer fits.
     const device = await findEditableDevice(app.db, auth, body.id);
     const departmentId =
       body.departmentId !== undefined ? idFromWire(body.departmentId) : device.departmentId;
     const groupId = body.groupId !== undefined ? idFromWire(body.groupId) : device.groupId;
-    let input = body;
-    if (groupId) {
+    // Most edits keep the device where it is (the form sends its department and group back):
+    // what it is in already needs no check when the caller's scope is the whole company. A
+    // department member's scope may not hold the department of a device granted to them.
+    const keepsPlace = departmentId === device.departmentId && groupId === device.groupId;
+    if (!keepsPlace || auth.scopePath !== null)
+      await assertDepartmentInScope(app.db, auth, body.departmentId);
+    // A device's group lies in its department: an explicit group must fit the (new) department;
+    // a department change without a group drops a group that no longer fits.
+    let placement = { departmentId, groupId };
+    if (groupId && !keepsPlace) {
       try {
         await assertGroupFitsDevice(app.db, auth.companyId!, groupId, departmentId);
       } catch (error) {
         if (body.groupId !== undefined) throw error;
-        input = { ...body, groupId: null };
+        placement = { departmentId, groupId: null };
       }
     }
-    return ok(await editDevice(app.db, actorOf(request), device, input));
+    return ok(await editDevice(app.db, actorOf(request), device, body, placement));
   });
   app.post('/api/device/setRemark', { ...canEdit, schema: { body: SetRemarkRequest } }, async (request) => {
     await setDeviceRemark(

@@ -235,32 +235,62 @@ function editableOf(d: DeviceRow) {
   };
 }
 
-/** Edits `device`, which the caller found in its editable scope (`findDevice`). */
+/**
+ * An edit's update, its SQL built once: every setting the form holds, the department and group
+ * included (the route resolves them, unchanged when the edit leaves them out).
+ */
+const updateEditedDevice = builtOnce((q) =>
+  q
+    .update(devices)
+    .set({
+      name: sql`${sql.placeholder('name')}`,
+      departmentId: sql`${sql.placeholder('departmentId')}`,
+      groupId: sql`${sql.placeholder('groupId')}`,
+      recordIntervalS: sql`${sql.placeholder('recordIntervalS')}`,
+      uploadIntervalS: sql`${sql.placeholder('uploadIntervalS')}`,
+      alarmVerifyIntervalS: sql`${sql.placeholder('alarmVerifyIntervalS')}`,
+      offlineJudgement: sql`${sql.placeholder('offlineJudgement')}`,
+      hostAddress: sql`${sql.placeholder('hostAddress')}`,
+      subAddress: sql`${sql.placeholder('subAddress')}`,
+      remark: sql`${sql.placeholder('remark')}`,
+      region: sql`${sql.placeholder('region')}`,
+      address: sql`${sql.placeholder('address')}`,
+    })
+    .where(eq(devices.id, sql.placeholder('id')))
+    .returning()
+    .prepare(UNNAMED),
+);
+
+/** Where an edit puts the device: its department and group, resolved and checked by the route. */
+export interface DevicePlacement {
+  departmentId: number | null;
+  groupId: number | null;
+}
+
+/** Edits `device`, which the caller found in its editable scope (`findEditableDevice`). */
 export async function editDevice(
   db: Db,
   actor: Actor,
   device: DeviceRow,
   input: EditDeviceRequest,
+  placement: DevicePlacement,
 ): Promise<DeviceView> {
   const updated = await db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(devices)
-      .set({
-        name: input.name,
-        ...(input.departmentId !== undefined ? { departmentId: idFromWire(input.departmentId) } : {}),
-        ...(input.groupId !== undefined ? { groupId: idFromWire(input.groupId) } : {}),
-        recordIntervalS: input.recordInterval,
-        uploadIntervalS: input.uploadInterval,
-        alarmVerifyIntervalS: input.alarmVerifyInterval,
-        offlineJudgement: input.offlineJudgement,
-        hostAddress: input.hostAddress,
-        subAddress: input.subAddress,
-        remark: input.remark,
-        region: input.region,
-        address: input.address,
-      })
-      .where(eq(devices.id, device.id))
-      .returning();
+    const [row] = await updateEditedDevice(tx).execute({
+      id: device.id,
+      name: input.name,
+      departmentId: placement.departmentId,
+      groupId: placement.groupId,
+      recordIntervalS: input.recordInterval,
+      uploadIntervalS: input.uploadInterval,
+      alarmVerifyIntervalS: input.alarmVerifyInterval,
+      offlineJudgement: input.offlineJudgement,
+      hostAddress: input.hostAddress,
+      subAddress: input.subAddress,
+      remark: input.remark,
+      region: input.region,
+      address: input.address,
+    });
     await recordAudit(tx, actor, {
       action: 'device.edit',
       targetType: 'device',

@@ -1,4 +1,5 @@
 import type { DeviceView, Page } from '@coldchain/contract';
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { call, useTestApp } from '../../test/build-app';
 import {
@@ -10,9 +11,11 @@ import {
   buildUser,
   login,
 } from '../../test/factories';
+import { statementsOf } from '../../test/statement-log';
 import { seedDemo } from '../demo/demo-seed';
 import { rootDepartmentId } from '../groups/groups.service';
 import { devicePermissions } from '../org/org.table';
+import { devices } from './devices.table';
 
 describe('monitors', () => {
   const ctx = useTestApp();
@@ -205,6 +208,53 @@ describe('editing a monitor', () => {
       { token },
     );
     expect(zero.body.msgContent).toBe('Offline judgement count must be at least 1');
+  });
+
+  it('checks where an edit puts the device only when it moves it', async () => {
+    const company = await buildCompany(ctx.app.db);
+    const pharmacy = await buildDepartment(ctx.app.db, company.id, { name: 'Pharmacy' });
+    const store = await buildDepartment(ctx.app.db, company.id, { name: 'Cold Store' });
+    const token = await login(ctx.app, company.admin.account);
+    const group = async (departmentId: number, name: string) =>
+      (
+        await call<{ id: string }>(
+          ctx.app,
+          '/api/group/addGroup',
+          { departmentId: String(departmentId), name },
+          { token },
+        )
+      ).body.data.id;
+    const fridges = await group(pharmacy.id, 'Fridges');
+    const freezers = await group(store.id, 'Freezers');
+    const device = await buildDevice(ctx.app.db, company.id, { departmentId: pharmacy.id });
+    const edit = (place: { departmentId: string; groupId: string | null }, language?: 'cn') =>
+      call<DeviceView>(
+        ctx.app,
+        '/api/device/editDevice',
+        { id: device.id, ...valid, ...place },
+        { token, language },
+      );
+
+    const into = await edit({ departmentId: String(pharmacy.id), groupId: fridges });
+    expect(into.body.data).toMatchObject({ departmentId: String(pharmacy.id), groupId: fridges });
+    // The form sends the place back unchanged: nothing to check, for a company-wide caller.
+    const { statements } = await statementsOf(ctx.app.db, () =>
+      edit({ departmentId: String(pharmacy.id), groupId: fridges }),
+    );
+    expect(statements.filter((s) => /from "(departments|device_groups)"/.test(s))).toEqual([]);
+    // Moved, it is checked: a group of another department is refused, in both languages, and
+    // nothing changes.
+    const wrong = await edit({ departmentId: String(pharmacy.id), groupId: freezers });
+    expect(wrong.body.msgContent).toBe("The group must belong to the device's department");
+    const wrongCn = await edit({ departmentId: String(pharmacy.id), groupId: freezers }, 'cn');
+    expect(wrongCn.body.msgContent).toBe('分组必须属于设备所在部门');
+    const moved = await edit({ departmentId: String(store.id), groupId: freezers });
+    expect(moved.body.data).toMatchObject({ departmentId: String(store.id), groupId: freezers });
+    const [row] = await ctx.app.db
+      .select()
+      .from(devices)
+      .where(eq(devices.id, Number(device.id)));
+    expect(row).toMatchObject({ departmentId: store.id, groupId: Number(freezers), name: 'Fridge 2B' });
   });
 });
 
