@@ -14,7 +14,7 @@ import { AppError } from '../../lib/app-error';
 import { idFromWire, idToWire } from '../../lib/ids';
 import { type Actor, recordAudit } from '../audit/audit.service';
 import { companyMembers } from '../companies/companies.table';
-import { findDevice } from '../devices/devices.service';
+import { findDeviceId } from '../devices/devices.service';
 import { sensors } from '../devices/devices.table';
 import { selectedDevices } from '../devices/devices-batch.service';
 import { deviceIdsWhere } from '../org/access';
@@ -70,8 +70,7 @@ export function presentSetting(s: SettingRow): AlarmSettingView {
 /** The device (and sensor) a setting is on; a target of another company does not exist. */
 async function resolveTarget(db: Db, scope: SQL, input: SaveAlarmSettingInput) {
   if (input.carrier === 'device') {
-    const device = await findDevice(db, scope, input.targetId);
-    return { deviceId: device.id, sensorId: null };
+    return { deviceId: await findDeviceId(db, scope, input.targetId), sensorId: null };
   }
   const id = idFromWire(input.targetId);
   const [sensor] = id

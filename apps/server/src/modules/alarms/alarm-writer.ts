@@ -2,6 +2,7 @@ import type { AlarmType } from '@coldchain/contract';
 import { ResolveState } from '@coldchain/contract';
 import { and, eq, sql } from 'drizzle-orm';
 import { queryRows, type Tx } from '../../db/client';
+import { runsAlone } from '../../db/one-session';
 import { pgArray } from '../../db/pg-array';
 import { plannedOnce } from '../../db/planned-once';
 import { idToWire } from '../../lib/ids';
@@ -326,7 +327,8 @@ export async function endExcursions(
  */
 export async function lockDevicesForAlarmChange(tx: Tx, companyId: number, deviceIds: number[]) {
   const ids = [...new Set(deviceIds)].sort((a, b) => a - b);
-  if (ids.length === 0) return;
+  // Nothing to order on the embedded database, which runs one transaction at a time.
+  if (ids.length === 0 || runsAlone(tx)) return;
   await tx.execute(sql`
     select 1 from ${devices} where company_id = ${companyId} and id = any(${pgArray(ids)}::bigint[])
     order by id for no key update`);

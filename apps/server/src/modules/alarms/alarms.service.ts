@@ -19,7 +19,7 @@ import { type Actor, recordAudit } from '../audit/audit.service';
 import { devices, sensors } from '../devices/devices.table';
 import { sensorEquipmentFrom, sensorEquipmentJson } from '../devices/sensor-equipment';
 import { deviceIdsWhere } from '../org/access';
-import { requireSignature } from '../signature/signature.service';
+import { requireSignatureOf } from '../signature/signature.service';
 import { users } from '../users/users.table';
 import { clearingOf } from './alarm-clearing';
 import { alarmRecords, alarmSettings } from './alarms.table';
@@ -247,7 +247,7 @@ export async function getAlarmDetail(
 export async function resolveAlarm(db: Db, actor: Actor, scope: SQL, input: ResolveAlarmRequest) {
   const { companyId } = actor;
   // Checked before anything is read: a wrong password must not tell whether the alarm exists.
-  const signature = await requireSignature(
+  const { signature, signerName } = await requireSignatureOf(
     db,
     { userId: actor.userId!, companyId, ip: actor.ip },
     input.signPassword,
@@ -257,7 +257,7 @@ export async function resolveAlarm(db: Db, actor: Actor, scope: SQL, input: Reso
     const alarm = await findAlarm(tx, companyId, scope, input.id, true);
     if (alarm.record.resolveState === ResolveState.Resolved) throw new AppError('ALARM_ALREADY_RESOLVED');
     if (alarm.record.resolveState === ResolveState.Expired) throw new AppError('ALARM_EXPIRED');
-    await tx
+    const [resolved] = await tx
       .update(alarmRecords)
       .set({
         resolveState: ResolveState.Resolved,
@@ -267,7 +267,8 @@ export async function resolveAlarm(db: Db, actor: Actor, scope: SQL, input: Reso
         cause: input.cause,
         action: input.action,
       })
-      .where(and(eq(alarmRecords.companyId, companyId), eq(alarmRecords.id, alarm.record.id)));
+      .where(and(eq(alarmRecords.companyId, companyId), eq(alarmRecords.id, alarm.record.id)))
+      .returning();
     await recordAudit(tx, actor, {
       action: 'alarm.resolve',
       targetType: 'alarm',
@@ -282,7 +283,8 @@ export async function resolveAlarm(db: Db, actor: Actor, scope: SQL, input: Reso
         ...(signature ? { signature } : {}),
       },
     });
-    // Read back through the join so the answer carries the resolver's name.
-    return presentAlarm(await findAlarm(tx, companyId, scope, input.id));
+    // The alarm as found in this transaction (its row locked since), with what resolving wrote
+    // and the resolver, who is the caller: no second read through the join.
+    return presentAlarm({ ...alarm, record: resolved!, resolverName: signerName });
   });
 }

@@ -336,6 +336,9 @@ describe('alarm settings and records (routes)', () => {
     // The list and the detail name the resolver, not only the id.
     const afterDetail = await call(ctx.app, '/api/alarm/alarmDetail', { id: f.alarmId }, f.as);
     expect(afterDetail.body.data).toMatchObject({ resolverName: 'Company Admin' });
+    // The answer is built from the alarm as found and what resolving wrote, not read again: it
+    // says what a fresh read says.
+    expect(afterDetail.body.data).toMatchObject(resolved.body.data as object);
     const afterPage = await call<{ list: { id: string; resolverName: string | null }[] }>(
       ctx.app,
       '/api/alarm/pageAlarms',

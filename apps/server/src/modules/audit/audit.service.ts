@@ -2,6 +2,7 @@ import type { ChainProblem, ChainVerification, OperationLogEntry } from '@coldch
 import { and, asc, count, desc, eq, gte, ilike, lte, or, type SQL, sql } from 'drizzle-orm';
 import { beforeCommit } from '../../db/before-commit';
 import type { Db, Queryable } from '../../db/client';
+import { runsAlone } from '../../db/one-session';
 import { idToWire } from '../../lib/ids';
 import { users } from '../users/users.table';
 import { auditLog } from './audit.table';
@@ -92,8 +93,11 @@ async function appendEntries(tx: Queryable, entries: PreparedEntry[]): Promise<v
   // run a session's statements in the order sent, so each append still starts after the locks
   // are held and reads the link committed (or appended in this transaction) before it, and a
   // round trip is saved per statement. All are started here, in order, before any is awaited.
+  // The embedded database runs one transaction at a time: no other append can come between this
+  // one's read of the last link and its insert, and the lock would be a statement for nothing.
+  const locked = runsAlone(tx) ? [] : companies;
   const statements = [
-    ...companies.map((companyId) =>
+    ...locked.map((companyId) =>
       tx.execute(sql`select pg_advisory_xact_lock(${AUDIT_LOCK_BASE + companyId})`),
     ),
     ...entries.map(({ fields, prefix, suffix }) =>

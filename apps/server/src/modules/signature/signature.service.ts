@@ -111,7 +111,18 @@ export async function requireSignature(
   password: string | undefined,
   meaning: SignatureMeaning,
 ): Promise<Signature | null> {
-  return sign(db, who, await loadSigner(db, who), password, meaning);
+  return (await requireSignatureOf(db, who, password, meaning)).signature;
+}
+
+/** `requireSignature`, with the signer's display name (read anyway), for an answer that shows who acted. */
+export async function requireSignatureOf(
+  db: Db,
+  who: Signer,
+  password: string | undefined,
+  meaning: SignatureMeaning,
+): Promise<{ signature: Signature | null; signerName: string }> {
+  const state = await loadSigner(db, who);
+  return { signature: await sign(db, who, state, password, meaning), signerName: state.name };
 }
 
 /**
