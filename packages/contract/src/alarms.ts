@@ -3,6 +3,7 @@ import { ExportProgressField } from './export-progress';
 import { EpochMs, MAX_INSTANT_MS } from './rules';
 import type { SensorEquipmentView } from './sensor-equipment';
 import { SignPasswordField } from './signature';
+import { isTimeZone } from './time-zone';
 
 const Id = z.coerce.string().regex(/^[1-9]\d{0,15}$/, { error: 'rule.id' });
 
@@ -176,15 +177,6 @@ export const SaveAlarmSettingRequest = z
   })
   .superRefine(checkRule);
 export type SaveAlarmSettingRequest = z.infer<typeof SaveAlarmSettingRequest>;
-
-function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 export const AlarmIdRequest = z.object({ id: Id });
 export type AlarmIdRequest = z.infer<typeof AlarmIdRequest>;

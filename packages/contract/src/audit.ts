@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ExportProgressField } from './export-progress';
 import { EpochMs, MAX_INSTANT_MS } from './rules';
 import { SignPasswordField } from './signature';
+import { isTimeZone } from './time-zone';
 
 const PageQuery = {
   pageNum: z.coerce.number().int().min(1).default(1),
@@ -110,15 +111,6 @@ const ExportPeriod = {
   signPassword: SignPasswordField,
   progressId: ExportProgressField,
 };
-
-function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function periodRules<T extends z.ZodType<{ startTime: number; endTime: number }>>(schema: T) {
   return schema

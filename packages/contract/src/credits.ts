@@ -4,6 +4,7 @@ import { AuditExportFormats } from './audit';
 import { ExportProgressField } from './export-progress';
 import { MAX_INSTANT_MS } from './rules';
 import { SignPasswordField } from './signature';
+import { isTimeZone } from './time-zone';
 
 /*
  * Message credit (spec section 9, issue 17 item 1): the company's balance and its ledger
@@ -23,15 +24,6 @@ export interface CreditBalanceView {
 const Instant = z.coerce.number({ error: 'rule.instant' }).int().nonnegative().max(MAX_INSTANT_MS, {
   error: 'rule.instant',
 });
-
-function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** The ledger's filters, shared by the list and the export; the period is [startTime, endTime). */
 const ledgerFilters = {

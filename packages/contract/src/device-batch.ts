@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ExportProgressField } from './export-progress';
 import { MAX_INSTANT_MS } from './rules';
 import { SignPasswordField } from './signature';
+import { isTimeZone } from './time-zone';
 
 /*
  * Batch actions on monitors (spec section 2 dialogs, sections 5-6): transfer, per-user
@@ -50,15 +51,6 @@ export const ExportFormats = ['xlsx', 'csv', 'pdf'] as const;
 export type ExportFormat = (typeof ExportFormats)[number];
 /** Longest period one export may cover. */
 export const EXPORT_MAX_DAYS = 366;
-
-function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const Instant = z.coerce
   .number({ error: 'rule.selectDevices' })

@@ -5,6 +5,7 @@ import { ExportProgressField } from './export-progress';
 import { UPLOAD_URL_PREFIX } from './profile';
 import { MAX_INSTANT_MS } from './rules';
 import { SignPasswordField } from './signature';
+import { isTimeZone } from './time-zone';
 
 /*
  * Cold-chain equipment (spec sections 3-5 and 9, API.md "Equipment"; the calls as built are in
@@ -442,15 +443,6 @@ export interface EquipmentStats {
 }
 
 /* Exports (xlsx or csv, through the shared export writer; the export flag and audit signature apply). */
-
-function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const ExportFields = {
   format: z.enum(AuditExportFormats, { error: 'rule.exportFormat' }),

@@ -39,3 +39,4 @@ export * from './sensor-equipment';
 export * from './service-periods';
 export * from './signature';
 export * from './statistics';
+export * from './time-zone';

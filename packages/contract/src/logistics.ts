@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EpochMs, isMobile } from './rules';
+import { isTimeZone } from './time-zone';
 
 const Id = z.coerce.string().regex(/^[1-9]\d{0,15}$/, { error: 'rule.id' });
 
@@ -352,14 +353,4 @@ export interface DeliveryDetail extends DeliveryListItem {
   receipt: DeliveryReceiptView | null;
   /** What the caller may do: the sender's dispatcher or the receiving company. */
   role: 'sender' | 'receiver' | 'link';
-}
-
-/** An IANA zone the runtime knows (the delivery note prints its times in it). */
-function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AlarmType } from './alarms';
 import { runTaskRequest } from './report-tasks';
+import { isTimeZone } from './time-zone';
 
 /*
  * Operation report tasks (spec "Operation report task"; issue 15 item 3; docs/api/operation-reports.md):
@@ -19,15 +20,6 @@ export const OPERATION_NOTIFIERS_MAX = 100;
 export const OPERATION_PAGE_NUM_MAX = 1_000_000;
 
 const Id = z.coerce.string().regex(/^[1-9]\d{0,15}$/, { error: 'rule.id' });
-
-function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function isCalendarDate(text: string): boolean {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);

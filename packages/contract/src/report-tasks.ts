@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_INSTANT_MS } from './rules';
+import { isTimeZone } from './time-zone';
 
 /*
  * Data report backup tasks (spec "Data report backup task"; API.md "Reports"): a task names what
@@ -24,15 +25,6 @@ export const REPORT_TASK_LIST_MAX = 200;
 const Id = z.coerce.string().regex(/^[1-9]\d{0,15}$/, { error: 'rule.id' });
 const Ids = z.array(Id).max(REPORT_TASK_LIST_MAX).default([]);
 const Instant = z.number().int().positive().max(MAX_INSTANT_MS, { error: 'rule.instant' });
-
-function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** `/api/report/saveTask`: creates (no id) or replaces a task. */
 export const SaveReportTaskRequest = z

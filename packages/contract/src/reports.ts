@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EpochMs } from './rules';
 import { SignPasswordField } from './signature';
+import { isTimeZone } from './time-zone';
 
 const Id = z.coerce.string().regex(/^[1-9]\d{0,15}$/, { error: 'rule.id' });
 
@@ -12,15 +13,6 @@ export type ReportSignMeaning = (typeof ReportSignMeanings)[number];
 export const ReportIntervals = [5, 10, 15, 30, 60, 120, 240, 360, 720, 1440] as const;
 /** Longest period one sensor report may cover. */
 export const REPORT_MAX_DAYS = 366;
-
-function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** What every PDF report of readings asks: the period, the table step, the zone and the signature. */
 const reportPeriodFields = {

@@ -3,6 +3,7 @@ import type { AlarmChannel, AlarmType } from './alarms';
 import { AuditExportFormats } from './audit';
 import { MAX_INSTANT_MS } from './rules';
 import { SignPasswordField } from './signature';
+import { isTimeZone } from './time-zone';
 
 /**
  * The statistics page (`statistics`, menu "Statistics"): one call answers every chart of a period
@@ -50,15 +51,6 @@ const Instant = z.coerce
   .int()
   .nonnegative()
   .max(MAX_INSTANT_MS, { error: 'rule.instant' });
-
-function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const PeriodFields = {
   startTime: Instant,
