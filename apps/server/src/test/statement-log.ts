@@ -29,3 +29,76 @@ export async function statementsOf<T>(
     client.query = original;
   }
 }
+
+interface TransactionalClient extends QueryingClient {
+  /** The embedded client: the callback gets a transaction with its own `query`. */
+  transaction?: (callback: (tx: QueryingClient) => Promise<unknown>) => Promise<unknown>;
+  /** node-postgres' pool: a transaction runs on a connection drizzle takes with `connect()`. */
+  connect?: (...args: unknown[]) => Promise<QueryingClient> | undefined;
+}
+
+/**
+ * `statementsOf`, and the statements sent inside transactions too (BEGIN and COMMIT included),
+ * for tests that pin what a write sends. On the embedded database each transaction's `query` is
+ * listened to; on PostgreSQL each connection drizzle takes for a transaction (`pool.connect()`
+ * without a callback: the pool's own `query` takes one with a callback, and is listened to as in
+ * `statementsOf`).
+ */
+export async function everyStatementOf<T>(
+  db: Db,
+  work: () => Promise<T>,
+): Promise<{ result: T; statements: string[] }> {
+  const client = (db as unknown as { $client: TransactionalClient }).$client;
+  const statements: string[] = [];
+  const note = (text: unknown) =>
+    statements.push(typeof text === 'string' ? text : String((text as { text?: string })?.text));
+  const listened = (target: QueryingClient) => {
+    const original = target.query;
+    target.query = function (this: unknown, ...args: unknown[]) {
+      note(args[0]);
+      return original.apply(this, args);
+    };
+    return () => {
+      target.query = original;
+    };
+  };
+  const restore: (() => void)[] = [listened(client)];
+  const { transaction, connect } = client;
+  if (transaction) {
+    client.transaction = (callback) =>
+      transaction.call(client, (tx) => {
+        const undo = listened(tx);
+        return callback(tx).finally(undo);
+      });
+    restore.push(() => {
+      client.transaction = transaction;
+    });
+  }
+  if (connect) {
+    client.connect = function (this: unknown, ...args: unknown[]) {
+      const connecting = connect.apply(this, args);
+      if (args.length > 0 || !connecting) return connecting;
+      return connecting.then((connection) => {
+        // Listened to until it goes back to the pool, where the pool's own `query` (listened to
+        // already) may use it next.
+        const undo = listened(connection);
+        const pooled = connection as QueryingClient & { release: (...args: unknown[]) => unknown };
+        const release = pooled.release;
+        pooled.release = function (this: unknown, ...args: unknown[]) {
+          undo();
+          pooled.release = release;
+          return release.apply(this, args);
+        };
+        return connection;
+      });
+    };
+    restore.push(() => {
+      client.connect = connect;
+    });
+  }
+  try {
+    return { result: await work(), statements };
+  } finally {
+    for (const undo of restore.reverse()) undo();
+  }
+}

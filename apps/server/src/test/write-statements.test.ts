@@ -1,0 +1,126 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runsAlone } from '../db/one-session';
+import { alarmRecords, alarmSettings } from '../modules/alarms/alarms.table';
+import { call, useTestApp } from './build-app';
+import { buildCompany, buildDepartment, buildDevice, login } from './factories';
+import { everyStatementOf } from './statement-log';
+
+/** The caller's authentication (plugins/auth.ts), when it is not answered from its cache. */
+const CALLER = /json_build_object\(\s*'sessionId'/;
+/** BEGIN, COMMIT and ROLLBACK: sent by drizzle on PostgreSQL, by the embedded client itself. */
+const TRANSACTION_EDGE = /^\s*(begin|commit|rollback)\b/i;
+
+/**
+ * What each benchmarked write sends to the database beyond the caller's authentication (docs/
+ * performance.md, "Audited writes"): a write costs about a statement's worth of CPU per
+ * statement, so a statement added to one fails here. The ordering locks are sent on PostgreSQL
+ * only (db/one-session.ts).
+ */
+describe('statements per write', () => {
+  const ctx = useTestApp();
+  let token: string;
+  let device: Awaited<ReturnType<typeof buildDevice>>;
+  let departmentId: string;
+  let settingId: string;
+  let alarmId: string;
+
+  beforeAll(async () => {
+    const db = ctx.app.db;
+    const company = await buildCompany(db);
+    const pharmacy = await buildDepartment(db, company.id, { name: 'Pharmacy' });
+    departmentId = String(pharmacy.id);
+    device = await buildDevice(db, company.id, { departmentId: pharmacy.id });
+    const sensorId = device.sensors[0]!.id;
+    const [setting] = await db
+      .insert(alarmSettings)
+      .values({
+        companyId: company.id,
+        carrier: 'sensor',
+        targetId: sensorId,
+        deviceId: Number(device.id),
+        sensorId,
+        level: 1,
+        alarmType: 'overLimit',
+        max: 8,
+        repeat: 1,
+      })
+      .returning();
+    settingId = String(setting!.id);
+    const [alarm] = await db
+      .insert(alarmRecords)
+      .values({
+        companyId: company.id,
+        deviceId: Number(device.id),
+        sensorId,
+        // Not the rule's: the rule's save below would end it (and audit that), a case of its own.
+        settingId: null,
+        alarmType: 'overLimit',
+        level: 1,
+        alarmTime: new Date(),
+        excursionStart: new Date(),
+        dedupeKey: 'write-statements',
+        content: { en: 'Too warm', cn: '温度过高' },
+        lastValue: 9,
+      })
+      .returning();
+    alarmId = String(alarm!.id);
+    token = await login(ctx.app, company.admin.account);
+  });
+
+  /** The statements of one call, without the transaction's edges, and its answer's code. */
+  async function sent(path: string, body: Record<string, unknown>) {
+    const { result, statements } = await everyStatementOf(ctx.app.db, () =>
+      call(ctx.app, path, body, { token }),
+    );
+    expect(result.body.msgContent, path).toBe('success');
+    return statements.filter((s) => !TRANSACTION_EDGE.test(s) && !CALLER.test(s));
+  }
+  /** The audit chain's lock and the devices locked before a rule change, nothing else read. */
+  const locks = (statements: string[]) =>
+    statements.filter((s) => s.includes('pg_advisory_xact_lock') || /^\s*select 1 from "devices"/.test(s));
+
+  it('edits a device in five statements, its department and group kept', async () => {
+    const statements = await sent('/api/device/editDevice', {
+      id: device.id,
+      name: 'Fridge 2B',
+      departmentId,
+      groupId: null,
+      recordInterval: 60,
+      uploadInterval: 300,
+      alarmVerifyInterval: 120,
+      offlineJudgement: 3,
+    });
+    // The device in scope, its update, the audit append, its sensors and open alarms (the answer).
+    expect(statements).toHaveLength(runsAlone(ctx.app.db) ? 5 : 6);
+    expect(locks(statements)).toHaveLength(runsAlone(ctx.app.db) ? 0 : 1);
+  });
+
+  it('saves a rule in seven statements', async () => {
+    const statements = await sent('/api/deviceAlarmRule/saveAlarmSetting', {
+      id: settingId,
+      carrier: 'sensor',
+      targetId: String(device.sensors[0]!.id),
+      level: 2,
+      alarmType: 'overLimit',
+      max: 9,
+      repeat: 1,
+      channels: [],
+      notifierIds: [],
+    });
+    // The sensor in scope, the rule (locked), the end of its open alarms, its states' delete, its
+    // update, the device's state, the audit append; on PostgreSQL the device's and the chain's locks.
+    expect(statements).toHaveLength(runsAlone(ctx.app.db) ? 7 : 9);
+    expect(locks(statements)).toHaveLength(runsAlone(ctx.app.db) ? 0 : 2);
+  });
+
+  it('resolves an alarm in four statements', async () => {
+    const statements = await sent('/api/alarm/resolveAlarm', {
+      id: alarmId,
+      resolveType: 'handled',
+      cause: 'Door open',
+    });
+    // The signer and the company's policy, the alarm (locked), its update, the audit append.
+    expect(statements).toHaveLength(runsAlone(ctx.app.db) ? 4 : 5);
+    expect(locks(statements)).toHaveLength(runsAlone(ctx.app.db) ? 0 : 1);
+  });
+});
