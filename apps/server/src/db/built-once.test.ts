@@ -1,9 +1,13 @@
 import { eq, sql } from 'drizzle-orm';
 import { pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPostgresTestDatabase } from '../test/test-database';
+import {
+  openEmbeddedTestDatabase,
+  openPostgresTestDatabase,
+  openThreadedTestDatabase,
+} from '../test/test-database';
 import { builtOnce, UNNAMED } from './built-once';
-import { type Database, openDatabase } from './client';
+import type { Database } from './client';
 
 const probes = pgTable('built_once_probe', {
   id: serial('id').primaryKey(),
@@ -35,8 +39,8 @@ const relabel = builtOnce((q) =>
  * cannot see the transaction's rows; on the embedded database, a wait behind the transaction).
  */
 describe.each([
-  ['PGlite', () => openDatabase({ dataDir: 'memory://' })],
-  ['PGlite in its thread (the server)', () => openDatabase({ dataDir: 'memory://', thread: true })],
+  ['PGlite', openEmbeddedTestDatabase],
+  ['PGlite in its thread (the server)', openThreadedTestDatabase],
   ['PostgreSQL', () => openPostgresTestDatabase()],
 ] as const)('statements built once, on %s', (_engine, open) => {
   let database: Database;

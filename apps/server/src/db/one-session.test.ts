@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPostgresTestDatabase } from '../test/test-database';
-import { type Database, openDatabase } from './client';
+import {
+  openEmbeddedTestDatabase,
+  openPostgresTestDatabase,
+  openThreadedTestDatabase,
+} from '../test/test-database';
+import type { Database } from './client';
 import { runsAlone } from './one-session';
 
 /**
@@ -10,8 +14,8 @@ import { runsAlone } from './one-session';
  * same last link.
  */
 describe.each([
-  ['PGlite', () => openDatabase({ dataDir: 'memory://' }), true],
-  ['PGlite in its thread (the server)', () => openDatabase({ dataDir: 'memory://', thread: true }), true],
+  ['PGlite', openEmbeddedTestDatabase, true],
+  ['PGlite in its thread (the server)', openThreadedTestDatabase, true],
   ['PostgreSQL', () => openPostgresTestDatabase(), false],
 ] as const)('one session or many, on %s', (_engine, open, alone) => {
   let database: Database;
