@@ -9,6 +9,7 @@ import type {
   SaveAlarmSettingRequest,
 } from '@coldchain/contract';
 import { and, asc, count, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { builtOnce, UNNAMED } from '../../db/built-once';
 import type { Db, Tx } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import { idFromWire, idToWire } from '../../lib/ids';
@@ -142,6 +143,62 @@ async function ruleValues(db: Db, companyId: number, input: AlarmRule) {
   };
 }
 
+/** What a save writes into a rule's row: its rule and where it is. */
+type StoredRule = Awaited<ReturnType<typeof ruleValues>> &
+  Pick<SettingRow, 'carrier' | 'targetId' | 'deviceId' | 'sensorId' | 'updatedAt'>;
+
+/** Every column a save writes; the type fails to check when a stored field is added or dropped. */
+const STORED_RULE_COLUMNS: Record<keyof StoredRule, true> = {
+  companyId: true,
+  level: true,
+  alarmType: true,
+  min: true,
+  max: true,
+  preMin: true,
+  preMax: true,
+  delaySeconds: true,
+  hysteresis: true,
+  repeat: true,
+  repeatIntervalSeconds: true,
+  escalateAfterSeconds: true,
+  allDay: true,
+  periods: true,
+  weekdays: true,
+  timeZone: true,
+  channels: true,
+  notifierIds: true,
+  escalation: true,
+  enabled: true,
+  carrier: true,
+  targetId: true,
+  deviceId: true,
+  sensorId: true,
+  updatedAt: true,
+};
+
+/**
+ * A rule's update, its SQL built once (db/built-once.ts): each column from the placeholder of its
+ * name. A placeholder given as the value itself (not inside `sql`) is encoded as drizzle encodes
+ * the column (jsonb as JSON, arrays as array literals, instants as text), as a plain value is.
+ */
+const updateRule = builtOnce((q) =>
+  q
+    .update(alarmSettings)
+    .set(
+      Object.fromEntries(
+        Object.keys(STORED_RULE_COLUMNS).map((column) => [column, sql.placeholder(column)]),
+      ) as never,
+    )
+    .where(
+      and(
+        eq(alarmSettings.companyId, sql.placeholder('whereCompanyId')),
+        eq(alarmSettings.id, sql.placeholder('whereId')),
+      ),
+    )
+    .returning()
+    .prepare(UNNAMED),
+);
+
 /** `/api/deviceAlarmRule/saveAlarmSetting`: creates a setting, or replaces one when `id` is given. */
 export async function saveAlarmSetting(
   db: Db,
@@ -182,11 +239,12 @@ export async function saveAlarmSetting(
     await tx.execute(
       sql`delete from alarm_state where company_id = ${companyId} and setting_id = ${existing.id}`,
     );
-    const [updated] = await tx
-      .update(alarmSettings)
-      .set({ ...values, updatedAt: new Date() })
-      .where(and(eq(alarmSettings.companyId, companyId), eq(alarmSettings.id, existing.id)))
-      .returning();
+    const [updated] = await updateRule(tx).execute({
+      ...values,
+      updatedAt: new Date(),
+      whereCompanyId: companyId,
+      whereId: existing.id,
+    });
     await recordAudit(tx, actor, {
       action: 'alarmSetting.edit',
       targetType: 'alarmSetting',

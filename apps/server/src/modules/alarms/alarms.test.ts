@@ -56,14 +56,36 @@ describe('alarm settings and records (routes)', () => {
         channels: ['email', 'sms'],
       });
     }
-    // Editing replaces it; deleting removes it.
-    const edited = await f.save({ id: saved.body.data.id, max: 10 });
+    // Editing replaces it, every stored field (arrays and JSON included); deleting removes it.
+    const edited = await f.save({
+      id: saved.body.data.id,
+      max: 10,
+      weekdays: [4, 3],
+      periods: [{ start: '07:30', end: '19:00' }],
+      timeZone: 'Asia/Shanghai',
+      channels: ['email'],
+      escalateAfterSeconds: 900,
+      escalation: [{ level: 2, notifierIds: [String(f.company.admin.id)], channels: ['sms'] }],
+    });
     expect(edited.body.data.id).toBe(saved.body.data.id);
     const [row] = await ctx.app.db
       .select()
       .from(alarmSettings)
       .where(eq(alarmSettings.id, Number(saved.body.data.id)));
-    expect(row!.max).toBe(10);
+    expect(row).toMatchObject({
+      max: 10,
+      preMin: null,
+      preMax: null,
+      weekdays: [3, 4],
+      periods: [{ start: '07:30', end: '19:00' }],
+      allDay: false,
+      timeZone: 'Asia/Shanghai',
+      channels: ['email'],
+      notifierIds: [f.company.admin.id],
+      escalateAfterSeconds: 900,
+      escalation: [{ level: 2, notifierIds: [f.company.admin.id], channels: ['sms'] }],
+    });
+    expect(row!.updatedAt.getTime()).toBeGreaterThan(row!.createdAt.getTime());
     const deleted = await call(
       ctx.app,
       '/api/deviceAlarmRule/deleteAlarmSetting',
