@@ -16,9 +16,9 @@ import { idFromWire, idToWire } from '../../lib/ids';
 import { type Actor, recordAudit } from '../audit/audit.service';
 import { companyMembers } from '../companies/companies.table';
 import { findDeviceId } from '../devices/devices.service';
-import { sensors } from '../devices/devices.table';
+import { devices, sensors } from '../devices/devices.table';
 import { selectedDevices } from '../devices/devices-batch.service';
-import { deviceIdsWhere } from '../org/access';
+import { deviceIdsWhere, wholeCompanyOf } from '../org/access';
 import { endOpenAlarms } from './alarm-end';
 import { everyNotifier, presentEscalation, storeEscalation } from './alarm-escalation';
 import { lockDevicesForAlarmChange, type SettingRow, syncDeviceStates } from './alarm-writer';
@@ -85,19 +85,38 @@ async function resolveTarget(db: Db, scope: SQL, input: SaveAlarmSettingInput) {
   return { deviceId: sensor.deviceId, sensorId: sensor.id };
 }
 
+/** `findSetting` for a caller who sees the whole company, its SQL built once (db/built-once.ts). */
+const settingOfWholeCompany = builtOnce((q) =>
+  q
+    .select()
+    .from(alarmSettings)
+    .where(
+      and(
+        eq(alarmSettings.id, sql.placeholder('id')),
+        sql`${alarmSettings.deviceId} IN (SELECT ${devices.id} FROM ${devices} WHERE ${devices.companyId} = ${sql.placeholder('companyId')})`,
+      ),
+    )
+    .limit(1)
+    .for('no key update')
+    .prepare(UNNAMED),
+);
+
 async function findSetting(db: Db | Tx, scope: SQL, wireId: string): Promise<SettingRow> {
   const id = idFromWire(wireId);
-  const [row] = id
-    ? await db
-        .select()
-        .from(alarmSettings)
-        .where(and(eq(alarmSettings.id, id), sql`${alarmSettings.deviceId} IN ${deviceIdsWhere(scope)}`))
-        .limit(1)
-        // Not `for update`: that also blocks the key-share lock an alarm raised on this rule
-        // takes (its foreign key), so ingest, holding the device, waited for an edit that in
-        // turn waited for the device: a deadlock on PostgreSQL. Edits still queue on each other.
-        .for('no key update')
-    : [];
+  const companyId = wholeCompanyOf(scope);
+  const [row] = !id
+    ? []
+    : companyId !== undefined
+      ? await settingOfWholeCompany(db).execute({ id, companyId })
+      : await db
+          .select()
+          .from(alarmSettings)
+          .where(and(eq(alarmSettings.id, id), sql`${alarmSettings.deviceId} IN ${deviceIdsWhere(scope)}`))
+          .limit(1)
+          // Not `for update`: that also blocks the key-share lock an alarm raised on this rule
+          // takes (its foreign key), so ingest, holding the device, waited for an edit that in
+          // turn waited for the device: a deadlock on PostgreSQL. Edits still queue on each other.
+          .for('no key update');
   if (!row) throw new AppError('ALARM_SETTING_NOT_FOUND');
   return row;
 }

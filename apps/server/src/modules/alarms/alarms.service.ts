@@ -9,6 +9,7 @@ import type {
 import { ResolveState } from '@coldchain/contract';
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
+import { builtOnce, UNNAMED } from '../../db/built-once';
 import { type Db, type Queryable, queryRows } from '../../db/client';
 import { decodeJsonRow, jsonRowOf } from '../../db/json-rows';
 import { epochParam, pageOf, whenGiven } from '../../db/page-query';
@@ -18,7 +19,7 @@ import { idFromWire, idToWire } from '../../lib/ids';
 import { type Actor, recordAudit } from '../audit/audit.service';
 import { devices, sensors } from '../devices/devices.table';
 import { sensorEquipmentFrom, sensorEquipmentJson } from '../devices/sensor-equipment';
-import { deviceIdsWhere } from '../org/access';
+import { deviceIdsWhere, wholeCompanyOf } from '../org/access';
 import { requireSignatureOf } from '../signature/signature.service';
 import { users } from '../users/users.table';
 import { clearingOf } from './alarm-clearing';
@@ -189,6 +190,21 @@ export async function pageAlarms(
   );
 }
 
+/** `visibleAlarms` for a caller who sees the whole company, its values placeholders. */
+const alarmOfWholeCompany = and(
+  eq(alarmRecords.companyId, sql.placeholder('companyId')),
+  sql`${alarmRecords.deviceId} IN (SELECT ${devices.id} FROM ${devices} WHERE ${devices.companyId} = ${sql.placeholder('companyId')})`,
+  eq(alarmRecords.id, sql.placeholder('id')),
+);
+
+/** An alarm of a caller who sees the whole company, joined as the list shows it, its SQL built once. */
+const alarmOfCompany = builtOnce((q) => selectJoined(q, alarmOfWholeCompany).limit(1).prepare(UNNAMED));
+
+/** The same, its row locked for a resolution. */
+const lockedAlarmOfCompany = builtOnce((q) =>
+  selectJoined(q, alarmOfWholeCompany).limit(1).for('update', { of: alarmRecords }).prepare(UNNAMED),
+);
+
 async function findAlarm(
   db: Queryable,
   companyId: number,
@@ -198,6 +214,11 @@ async function findAlarm(
 ): Promise<Joined> {
   const id = idFromWire(wireId);
   if (!id) throw new AppError('ALARM_NOT_FOUND');
+  if (wholeCompanyOf(scope) === companyId) {
+    const [row] = await (forUpdate ? lockedAlarmOfCompany : alarmOfCompany)(db).execute({ companyId, id });
+    if (!row) throw new AppError('ALARM_NOT_FOUND');
+    return row;
+  }
   const query = selectJoined(db, and(visibleAlarms(companyId, scope), eq(alarmRecords.id, id))).limit(1);
   const [row] = forUpdate ? await query.for('update', { of: alarmRecords }) : await query;
   if (!row) throw new AppError('ALARM_NOT_FOUND');

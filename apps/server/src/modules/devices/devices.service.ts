@@ -11,7 +11,7 @@ import { addDefaultAbnormalSetting } from '../alarms/alarm-default-settings';
 import { type Actor, recordAudit } from '../audit/audit.service';
 import { rootDepartmentId } from '../groups/groups.service';
 import { deviceInventory } from '../inventory/inventory.table';
-import { editableDevices } from '../org/access';
+import { editableDevices, wholeCompanyOf } from '../org/access';
 import { alarmingSensorIds, channelState } from './channel-state';
 import { devices, sensors } from './devices.table';
 
@@ -162,29 +162,29 @@ const sensorsOfDevice = builtOnce((db) =>
     .prepare(UNNAMED),
 );
 
-/**
- * `findDevice` among the devices the caller may change. A caller whose scope is the whole company
- * (administrators, members of the root department: most edits) is answered by a statement built
- * once; the others' scopes vary with their department, and are built at each call.
- */
-export async function findEditableDevice(db: Db, auth: Auth, wireId: string): Promise<DeviceRow> {
-  if (auth.scopePath !== null) return findDevice(db, editableDevices(auth), wireId);
-  const id = idFromWire(wireId);
-  const [device] = id ? await deviceOfCompany(db).execute({ companyId: auth.companyId ?? -1, id }) : [];
-  if (!device) throw new AppError('DEVICE_NOT_FOUND');
-  return device;
+/** The device `wireId` among the devices the caller may change. */
+export function findEditableDevice(db: Queryable, auth: Auth, wireId: string): Promise<DeviceRow> {
+  return findDevice(db, editableDevices(auth), wireId);
 }
 
-/** The device `wireId` if `scope` (a condition on `devices`, see org/access.ts) admits it. */
+/**
+ * The device `wireId` if `scope` (a condition on `devices`, see org/access.ts) admits it. A scope
+ * of the whole company (administrators, members of the root department: most calls) is answered
+ * by a statement built once; the others vary with the caller's department, and are built at each
+ * call.
+ */
 export async function findDevice(db: Queryable, scope: SQL, wireId: string): Promise<DeviceRow> {
   const id = idFromWire(wireId);
-  const [device] = id
-    ? await db
-        .select()
-        .from(devices)
-        .where(and(scope, eq(devices.id, id)))
-        .limit(1)
-    : [];
+  const companyId = wholeCompanyOf(scope);
+  const [device] = !id
+    ? []
+    : companyId !== undefined
+      ? await deviceOfCompany(db).execute({ companyId, id })
+      : await db
+          .select()
+          .from(devices)
+          .where(and(scope, eq(devices.id, id)))
+          .limit(1);
   if (!device) throw new AppError('DEVICE_NOT_FOUND');
   return device;
 }

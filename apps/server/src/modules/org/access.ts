@@ -83,23 +83,47 @@ function inDepartmentScope(auth: Auth): SQL | null {
   return sql`${devices.departmentId} IN (SELECT d.id FROM ${departments} d WHERE d.company_id = ${auth.companyId} AND d.path LIKE ${`${auth.scopePath}%`})`;
 }
 
+/** Scopes that admit every device of one company (the caller's scope is the whole company). */
+const wholeCompanyScopes = new WeakMap<SQL, number>();
+
+/** `devices.company_id = <company>`, remembered as the whole company's scope. */
+function wholeCompany(auth: Auth): SQL {
+  const companyId = auth.companyId ?? -1;
+  const scope = eq(devices.companyId, companyId);
+  // Frozen: were a condition appended to it in place (`SQL.append`), it would still be taken for
+  // the whole company's, and a statement built for that would drop the condition.
+  Object.freeze(scope.queryChunks);
+  wholeCompanyScopes.set(scope, companyId);
+  return scope;
+}
+
+/**
+ * The company whose every device `scope` admits, when it is a whole company's scope made by
+ * `visibleDevices` or `editableDevices`; undefined for any other condition. A service given a
+ * scope can then run a statement built once for the company (db/built-once.ts) instead of
+ * building one around the scope's SQL.
+ */
+export function wholeCompanyOf(scope: SQL): number | undefined {
+  return wholeCompanyScopes.get(scope);
+}
+
 /**
  * A SQL condition on `devices` that admits exactly the devices the caller may see. The role's
  * `device:view` tag gates the calls themselves (route preHandlers); this decides which devices.
  */
 export function visibleDevices(auth: Auth): SQL {
-  const company = eq(devices.companyId, auth.companyId ?? -1);
   const inScope = inDepartmentScope(auth);
-  if (!inScope) return company;
+  if (!inScope) return wholeCompany(auth);
+  const company = eq(devices.companyId, auth.companyId ?? -1);
   const granted = sql`EXISTS (SELECT 1 FROM ${devicePermissions} dp WHERE dp.device_id = ${devices.id} AND dp.user_id = ${auth.userId})`;
   return and(company, or(inScope, granted))!;
 }
 
 /** A SQL condition on `devices` that admits exactly the devices the caller may change. */
 export function editableDevices(auth: Auth): SQL {
-  const company = eq(devices.companyId, auth.companyId ?? -1);
   const inScope = inDepartmentScope(auth);
-  if (!inScope) return company;
+  if (!inScope) return wholeCompany(auth);
+  const company = eq(devices.companyId, auth.companyId ?? -1);
   const granted = sql`EXISTS (SELECT 1 FROM ${devicePermissions} dp WHERE dp.device_id = ${devices.id} AND dp.user_id = ${auth.userId} AND dp.can_edit)`;
   return and(company, or(inScope, granted))!;
 }
