@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import type { Queryable } from './client';
 
 /**
@@ -7,6 +8,17 @@ import type { Queryable } from './client';
  * stays where it is decided (pg-planned-once.ts, and the embedded thread's second sighting).
  */
 export const UNNAMED = '';
+
+/**
+ * An update's `set` for a statement built once: each of `columns` from the placeholder of its
+ * name. A placeholder given as the value itself (not inside `sql`) is encoded as drizzle encodes
+ * the column (jsonb as JSON, arrays as array literals, instants as text), as a plain value is;
+ * inside `sql` it would be sent as it is, which node-postgres refuses for jsonb. Typed loosely
+ * (`never`): drizzle's `set` does not admit placeholders in its types, only at run time.
+ */
+export function placeholdersFor(columns: Record<string, unknown>): never {
+  return Object.fromEntries(Object.keys(columns).map((column) => [column, sql.placeholder(column)])) as never;
+}
 
 /** What a drizzle session and its prepared queries hold of the driver: the client they send on. */
 interface DriverBound {

@@ -17,17 +17,25 @@ export async function statementsOf<T>(
 ): Promise<{ result: T; statements: string[] }> {
   const client = (db as unknown as { $client: QueryingClient }).$client;
   const statements: string[] = [];
-  const original = client.query;
-  client.query = function (this: unknown, ...args: unknown[]) {
+  const undo = listenTo(client, statements);
+  try {
+    return { result: await work(), statements };
+  } finally {
+    undo();
+  }
+}
+
+/** Notes the text of every statement `target.query` sends into `statements`; gives the undo. */
+function listenTo(target: QueryingClient, statements: string[]): () => void {
+  const original = target.query;
+  target.query = function (this: unknown, ...args: unknown[]) {
     const text = args[0];
     statements.push(typeof text === 'string' ? text : String((text as { text?: string })?.text));
     return original.apply(this, args);
   };
-  try {
-    return { result: await work(), statements };
-  } finally {
-    client.query = original;
-  }
+  return () => {
+    target.query = original;
+  };
 }
 
 interface TransactionalClient extends QueryingClient {
@@ -50,18 +58,7 @@ export async function everyStatementOf<T>(
 ): Promise<{ result: T; statements: string[] }> {
   const client = (db as unknown as { $client: TransactionalClient }).$client;
   const statements: string[] = [];
-  const note = (text: unknown) =>
-    statements.push(typeof text === 'string' ? text : String((text as { text?: string })?.text));
-  const listened = (target: QueryingClient) => {
-    const original = target.query;
-    target.query = function (this: unknown, ...args: unknown[]) {
-      note(args[0]);
-      return original.apply(this, args);
-    };
-    return () => {
-      target.query = original;
-    };
-  };
+  const listened = (target: QueryingClient) => listenTo(target, statements);
   const restore: (() => void)[] = [listened(client)];
   const { transaction, connect } = client;
   if (transaction) {

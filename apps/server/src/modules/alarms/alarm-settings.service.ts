@@ -9,7 +9,7 @@ import type {
   SaveAlarmSettingRequest,
 } from '@coldchain/contract';
 import { and, asc, count, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
-import { builtOnce, UNNAMED } from '../../db/built-once';
+import { builtOnce, placeholdersFor, UNNAMED } from '../../db/built-once';
 import type { Db, Tx } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import { idFromWire, idToWire } from '../../lib/ids';
@@ -93,7 +93,7 @@ const settingOfWholeCompany = builtOnce((q) =>
     .where(
       and(
         eq(alarmSettings.id, sql.placeholder('id')),
-        sql`${alarmSettings.deviceId} IN (SELECT ${devices.id} FROM ${devices} WHERE ${devices.companyId} = ${sql.placeholder('companyId')})`,
+        sql`${alarmSettings.deviceId} IN ${deviceIdsWhere(eq(devices.companyId, sql.placeholder('companyId')))}`,
       ),
     )
     .limit(1)
@@ -195,19 +195,11 @@ const STORED_RULE_COLUMNS: Record<keyof StoredRule, true> = {
   updatedAt: true,
 };
 
-/**
- * A rule's update, its SQL built once (db/built-once.ts): each column from the placeholder of its
- * name. A placeholder given as the value itself (not inside `sql`) is encoded as drizzle encodes
- * the column (jsonb as JSON, arrays as array literals, instants as text), as a plain value is.
- */
+/** A rule's update, its SQL built once (db/built-once.ts): each column from the placeholder of its name. */
 const updateRule = builtOnce((q) =>
   q
     .update(alarmSettings)
-    .set(
-      Object.fromEntries(
-        Object.keys(STORED_RULE_COLUMNS).map((column) => [column, sql.placeholder(column)]),
-      ) as never,
-    )
+    .set(placeholdersFor(STORED_RULE_COLUMNS))
     .where(
       and(
         eq(alarmSettings.companyId, sql.placeholder('whereCompanyId')),

@@ -20,7 +20,7 @@ import { type Actor, recordAudit } from '../audit/audit.service';
 import { devices, sensors } from '../devices/devices.table';
 import { sensorEquipmentFrom, sensorEquipmentJson } from '../devices/sensor-equipment';
 import { deviceIdsWhere, wholeCompanyOf } from '../org/access';
-import { requireSignatureOf } from '../signature/signature.service';
+import { requireSignature } from '../signature/signature.service';
 import { users } from '../users/users.table';
 import { clearingOf } from './alarm-clearing';
 import { alarmRecords, alarmSettings } from './alarms.table';
@@ -193,7 +193,7 @@ export async function pageAlarms(
 /** `visibleAlarms` for a caller who sees the whole company, its values placeholders. */
 const alarmOfWholeCompany = and(
   eq(alarmRecords.companyId, sql.placeholder('companyId')),
-  sql`${alarmRecords.deviceId} IN (SELECT ${devices.id} FROM ${devices} WHERE ${devices.companyId} = ${sql.placeholder('companyId')})`,
+  sql`${alarmRecords.deviceId} IN ${deviceIdsWhere(eq(devices.companyId, sql.placeholder('companyId')))}`,
   eq(alarmRecords.id, sql.placeholder('id')),
 );
 
@@ -268,7 +268,7 @@ export async function getAlarmDetail(
 export async function resolveAlarm(db: Db, actor: Actor, scope: SQL, input: ResolveAlarmRequest) {
   const { companyId } = actor;
   // Checked before anything is read: a wrong password must not tell whether the alarm exists.
-  const { signature, signerName } = await requireSignatureOf(
+  const { signature, signerName } = await requireSignature(
     db,
     { userId: actor.userId!, companyId, ip: actor.ip },
     input.signPassword,

@@ -28,7 +28,7 @@ import {
   addDevice,
   countDevicesByState,
   editDevice,
-  findEditableDevice,
+  findDevice,
   resetDeviceKey,
   setDeviceRemark,
 } from './devices.service';
@@ -100,7 +100,7 @@ export const deviceRoutes: FastifyPluginAsyncZod<{ mktActivationEnergyKj: number
   );
   app.post('/api/device/editDevice', { ...canEdit, schema: { body: EditDeviceRequest } }, async (request) => {
     const { auth, body } = request;
-    const device = await findEditableDevice(app.db, auth, body.id);
+    const device = await findDevice(app.db, editableDevices(auth), body.id);
     const departmentId =
       body.departmentId !== undefined ? idFromWire(body.departmentId) : device.departmentId;
     const groupId = body.groupId !== undefined ? idFromWire(body.groupId) : device.groupId;

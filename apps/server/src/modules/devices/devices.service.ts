@@ -1,17 +1,16 @@
 import type { AddDeviceRequest, DeviceView, EditDeviceRequest } from '@coldchain/contract';
 import { DeviceState } from '@coldchain/contract';
 import { and, count, eq, type SQL, sql } from 'drizzle-orm';
-import { builtOnce, UNNAMED } from '../../db/built-once';
+import { builtOnce, placeholdersFor, UNNAMED } from '../../db/built-once';
 import type { Db, Queryable } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import { idFromWire, idToWire } from '../../lib/ids';
 import { hashToken, newToken } from '../../lib/tokens';
-import type { Auth } from '../../plugins/auth';
 import { addDefaultAbnormalSetting } from '../alarms/alarm-default-settings';
 import { type Actor, recordAudit } from '../audit/audit.service';
 import { rootDepartmentId } from '../groups/groups.service';
 import { deviceInventory } from '../inventory/inventory.table';
-import { editableDevices, wholeCompanyOf } from '../org/access';
+import { wholeCompanyOf } from '../org/access';
 import { alarmingSensorIds, channelState } from './channel-state';
 import { devices, sensors } from './devices.table';
 
@@ -162,11 +161,6 @@ const sensorsOfDevice = builtOnce((db) =>
     .prepare(UNNAMED),
 );
 
-/** The device `wireId` among the devices the caller may change. */
-export function findEditableDevice(db: Queryable, auth: Auth, wireId: string): Promise<DeviceRow> {
-  return findDevice(db, editableDevices(auth), wireId);
-}
-
 /**
  * The device `wireId` if `scope` (a condition on `devices`, see org/access.ts) admits it. A scope
  * of the whole company (administrators, members of the root department: most calls) is answered
@@ -249,28 +243,31 @@ function editableOf(d: DeviceRow) {
   };
 }
 
+/** Every column an edit writes: the form's settings, the department and group included. */
+const EDITED_DEVICE_COLUMNS = {
+  name: true,
+  departmentId: true,
+  groupId: true,
+  recordIntervalS: true,
+  uploadIntervalS: true,
+  alarmVerifyIntervalS: true,
+  offlineJudgement: true,
+  hostAddress: true,
+  subAddress: true,
+  remark: true,
+  region: true,
+  address: true,
+} satisfies Partial<Record<keyof DeviceRow, true>>;
+
 /**
- * An edit's update, its SQL built once: every setting the form holds, the department and group
- * included (the route resolves them, unchanged when the edit leaves them out).
+ * An edit's update, its SQL built once: the department and group the route resolved (unchanged
+ * when the edit leaves them out) and the form's settings.
  */
 const updateEditedDevice = builtOnce((q) =>
   q
     .update(devices)
-    .set({
-      name: sql`${sql.placeholder('name')}`,
-      departmentId: sql`${sql.placeholder('departmentId')}`,
-      groupId: sql`${sql.placeholder('groupId')}`,
-      recordIntervalS: sql`${sql.placeholder('recordIntervalS')}`,
-      uploadIntervalS: sql`${sql.placeholder('uploadIntervalS')}`,
-      alarmVerifyIntervalS: sql`${sql.placeholder('alarmVerifyIntervalS')}`,
-      offlineJudgement: sql`${sql.placeholder('offlineJudgement')}`,
-      hostAddress: sql`${sql.placeholder('hostAddress')}`,
-      subAddress: sql`${sql.placeholder('subAddress')}`,
-      remark: sql`${sql.placeholder('remark')}`,
-      region: sql`${sql.placeholder('region')}`,
-      address: sql`${sql.placeholder('address')}`,
-    })
-    .where(eq(devices.id, sql.placeholder('id')))
+    .set(placeholdersFor(EDITED_DEVICE_COLUMNS))
+    .where(eq(devices.id, sql.placeholder('whereId')))
     .returning()
     .prepare(UNNAMED),
 );
@@ -281,7 +278,7 @@ export interface DevicePlacement {
   groupId: number | null;
 }
 
-/** Edits `device`, which the caller found in its editable scope (`findEditableDevice`). */
+/** Edits `device`, which the caller found in its editable scope (`findDevice`). */
 export async function editDevice(
   db: Db,
   actor: Actor,
@@ -291,7 +288,7 @@ export async function editDevice(
 ): Promise<DeviceView> {
   const updated = await db.transaction(async (tx) => {
     const [row] = await updateEditedDevice(tx).execute({
-      id: device.id,
+      whereId: device.id,
       name: input.name,
       departmentId: placement.departmentId,
       groupId: placement.groupId,

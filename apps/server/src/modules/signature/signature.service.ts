@@ -101,21 +101,12 @@ async function sign(
 /**
  * A signed action other than an export (resolving an alarm, a patrol): asks for the signature
  * password while the company's audit signature is on. Call it before reading anything the action
- * touches, so a wrong password tells nothing about the record. The answer goes into the action's
- * audit entry as `signature`; null when unsigned. Takes the database, not a transaction, so a
- * wrong guess is counted although the action then fails.
+ * touches, so a wrong password tells nothing about the record. The `signature` goes into the
+ * action's audit entry; null when unsigned. `signerName` (read anyway) is for an answer that shows
+ * who acted. Takes the database, not a transaction, so a wrong guess is counted although the
+ * action then fails.
  */
 export async function requireSignature(
-  db: Db,
-  who: Signer,
-  password: string | undefined,
-  meaning: SignatureMeaning,
-): Promise<Signature | null> {
-  return (await requireSignatureOf(db, who, password, meaning)).signature;
-}
-
-/** `requireSignature`, with the signer's display name (read anyway), for an answer that shows who acted. */
-export async function requireSignatureOf(
   db: Db,
   who: Signer,
   password: string | undefined,
