@@ -6,7 +6,7 @@ import {
   openPostgresTestDatabase,
   openThreadedTestDatabase,
 } from '../test/test-database';
-import { builtOnce, UNNAMED } from './built-once';
+import { builtOnce, builtSqlOnce, UNNAMED } from './built-once';
 import type { Database } from './client';
 
 const probes = pgTable('built_once_probe', {
@@ -30,6 +30,15 @@ const relabel = builtOnce((q) =>
     .where(eq(probes.label, sql.placeholder('from')))
     .returning()
     .prepare(UNNAMED),
+);
+
+/** Raw SQL built once: a change and a read of what it changed, its values placeholders. */
+const relabelCounted = builtSqlOnce(
+  () => sql`with moved as (
+      update built_once_probe set label = ${sql.placeholder('to')}::text
+      where label = ${sql.placeholder('from')}::text returning id)
+    select (select count(*) from moved)::int as moved,
+           (select count(*) from built_once_probe where label = ${sql.placeholder('from')}::text)::int as before`,
 );
 
 /**
@@ -99,5 +108,24 @@ describe.each([
     });
     expect(inside).toHaveLength(1);
     expect(await probeByLabel(database.db).execute({ label: 'van' })).toHaveLength(1);
+  });
+
+  it('runs raw SQL built once with each call’s values, inside the transaction it is given', async () => {
+    await database.db.insert(probes).values([{ label: 'crate' }, { label: 'crate' }]);
+    // The statement's parts see the rows as they were when it began: both crates, then none.
+    expect(await relabelCounted(database.db).rows({ from: 'crate', to: 'box' })).toEqual([
+      { moved: 2, before: 2 },
+    ]);
+    expect(await relabelCounted(database.db).rows({ from: 'crate', to: 'box' })).toEqual([
+      { moved: 0, before: 0 },
+    ]);
+    const rolledBack = await database.db
+      .transaction(async (tx) => {
+        expect(await relabelCounted(tx).rows({ from: 'box', to: 'bin' })).toEqual([{ moved: 2, before: 2 }]);
+        tx.rollback();
+      })
+      .catch((error: Error) => error.message);
+    expect(rolledBack).toBe('Rollback');
+    expect(await probeByLabel(database.db).execute({ label: 'box' })).toHaveLength(2);
   });
 });

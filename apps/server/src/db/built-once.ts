@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from './client';
 
 /**
@@ -58,5 +58,53 @@ export function builtOnce<Q extends object>(build: (q: Queryable) => Q): (q: Que
     // The built query's own fields stay shared (its SQL, values' slots, row mapping); only the
     // client is this call's. `execute` reads `this.client`, so the bound copy sends on it.
     return Object.create(statement, { client: { value: session.client } }) as Q;
+  };
+}
+
+/** A statement of raw SQL built once, run with the values of its placeholders. */
+export interface BuiltSql {
+  /** The statement's rows, as the driver gives them (no mapping: raw SQL has no columns to map by). */
+  rows<T>(values: Record<string, unknown>): Promise<T[]>;
+}
+
+interface DialectSession {
+  dialect: { sqlToQuery(query: SQL): { sql: string; params: unknown[] } };
+  prepareQuery(
+    query: { sql: string; params: unknown[] },
+    fields: undefined,
+    name: undefined,
+    arrayMode: false,
+  ): { execute(values: Record<string, unknown>): Promise<unknown> };
+}
+
+/**
+ * Raw SQL (`sql\`...\``) whose text drizzle turns into the driver's text and parameters once per
+ * driver instead of at every call, as `builtOnce` does for the query builder's statements: for
+ * statements too wide or too shaped for the builder (a change, its audit entry and its answer in
+ * one statement, modules/audit `auditedChangeSql`). Its values are `sql.placeholder`s; a
+ * placeholder inside `sql` is sent as it is, so the SQL casts it (`::jsonb` of JSON text).
+ */
+export function builtSqlOnce(build: (q: Queryable) => SQL): (q: Queryable) => BuiltSql {
+  const built = new Map<unknown, { sql: string; params: unknown[] }>();
+  return (q) => {
+    const session = q._.session as unknown as DialectSession;
+    const driver = session.constructor;
+    let query = built.get(driver);
+    if (query === undefined) {
+      query = session.dialect.sqlToQuery(build(q));
+      built.set(driver, query);
+    }
+    const statement = query;
+    return {
+      async rows<T>(values: Record<string, unknown>) {
+        // Both drivers' prepared queries without fields answer the driver's result, `{ rows }`.
+        const result = (await session
+          .prepareQuery(statement, undefined, undefined, false)
+          .execute(values)) as {
+          rows: T[];
+        };
+        return result.rows;
+      },
+    };
   };
 }

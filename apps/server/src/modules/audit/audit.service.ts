@@ -39,18 +39,9 @@ interface PreparedEntry {
   suffix: string;
 }
 
-/** Entries recorded in a transaction and appended as its last step (db/before-commit.ts). */
-const recorded = new WeakMap<object, PreparedEntry[]>();
-
-/**
- * Records an entry in the company's chain inside the caller's transaction, so the entry exists if
- * and only if the change does. In a transaction the entries are appended as its last step, after
- * every other change: the company's lock (below) is then never held while the transaction waits
- * for a row, which on PostgreSQL deadlocked an edit that took the lock early with one that held
- * a row it needed and waited for the lock. Outside a transaction the entry is appended at once.
- */
-export async function recordAudit(tx: Queryable, actor: Actor, entry: AuditEntry): Promise<void> {
-  const fields: Omit<ChainedFields, 'seq'> = {
+/** The chained fields of `entry` made by `actor` now. */
+function fieldsOf(actor: Actor, entry: AuditEntry): Omit<ChainedFields, 'seq'> {
+  return {
     companyId: actor.companyId,
     userId: actor.userId,
     action: entry.action,
@@ -62,6 +53,20 @@ export async function recordAudit(tx: Queryable, actor: Actor, entry: AuditEntry
     ip: actor.ip,
     createdAt: Date.now(),
   };
+}
+
+/** Entries recorded in a transaction and appended as its last step (db/before-commit.ts). */
+const recorded = new WeakMap<object, PreparedEntry[]>();
+
+/**
+ * Records an entry in the company's chain inside the caller's transaction, so the entry exists if
+ * and only if the change does. In a transaction the entries are appended as its last step, after
+ * every other change: the company's lock (below) is then never held while the transaction waits
+ * for a row, which on PostgreSQL deadlocked an edit that took the lock early with one that held
+ * a row it needed and waited for the lock. Outside a transaction the entry is appended at once.
+ */
+export async function recordAudit(tx: Queryable, actor: Actor, entry: AuditEntry): Promise<void> {
+  const fields = fieldsOf(actor, entry);
   const prepared = { fields, ...canonicalAround({ ...fields }, 'seq') };
   const queued = recorded.get(tx);
   if (queued) {
@@ -79,16 +84,84 @@ export async function recordAudit(tx: Queryable, actor: Actor, entry: AuditEntry
 }
 
 /**
+ * What an append binds, by name: the entry's fields as the statement takes them (JSON as text,
+ * the instant as ISO text) and its canonical JSON cut around `seq`. The names are prefixed so
+ * that a statement which also makes the change (`auditedChange`) can bind its own beside them.
+ */
+interface AppendValues {
+  auditCompanyId: number;
+  auditUserId: number | null;
+  auditAction: string;
+  auditTargetType: string;
+  auditTargetId: string;
+  auditBefore: string | null;
+  auditAfter: string | null;
+  auditReason: string;
+  auditIp: string;
+  auditCreatedAt: string;
+  auditPrefix: string;
+  auditSuffix: string;
+}
+
+function appendValuesOf({ fields, prefix, suffix }: PreparedEntry): AppendValues {
+  const jsonb = (value: unknown) => (value === null ? null : JSON.stringify(value));
+  return {
+    auditCompanyId: fields.companyId,
+    auditUserId: fields.userId,
+    auditAction: fields.action,
+    auditTargetType: fields.targetType,
+    auditTargetId: fields.targetId,
+    auditBefore: jsonb(fields.before),
+    auditAfter: jsonb(fields.after),
+    auditReason: fields.reason,
+    auditIp: fields.ip,
+    auditCreatedAt: new Date(fields.createdAt).toISOString(),
+    auditPrefix: prefix,
+    auditSuffix: suffix,
+  };
+}
+
+/** How a statement takes each value of an append: the value itself, or its placeholder. */
+type AppendSlot = (name: keyof AppendValues) => unknown;
+
+/**
+ * The append's parts, for a `with` list: `audit_last` and `audit_link` read the company's last
+ * link and number the entry; `audit_insert` writes it, hashed in the database (SHA-256 of the
+ * previous hash and the entry's canonical JSON, cut around `seq`, see audit-chain.ts), for each
+ * row of `audit_link` that `when` keeps.
+ */
+function appendParts(slot: AppendSlot, when: SQL) {
+  const links = sql`audit_last as (
+      select seq, hash from audit_log where company_id = ${slot('auditCompanyId')}::bigint order by seq desc limit 1
+    ), audit_link as (
+      select coalesce((select seq from audit_last), 0) + 1 as seq,
+             coalesce((select hash from audit_last), ${GENESIS_HASH}::text) as prev_hash
+    )`;
+  const insert = sql`insert into audit_log (company_id, seq, user_id, action, target_type, target_id, before,
+                           after, reason, ip, created_at, prev_hash, hash)
+    select ${slot('auditCompanyId')}::bigint, audit_link.seq, ${slot('auditUserId')}::bigint, ${slot('auditAction')}::text,
+           ${slot('auditTargetType')}::text, ${slot('auditTargetId')}::text, ${slot('auditBefore')}::jsonb, ${slot('auditAfter')}::jsonb,
+           ${slot('auditReason')}::text, ${slot('auditIp')}::text, ${slot('auditCreatedAt')}::timestamptz, audit_link.prev_hash,
+           encode(sha256(convert_to(audit_link.prev_hash || ${slot('auditPrefix')}::text || audit_link.seq::text
+             || ${slot('auditSuffix')}::text, 'UTF8')), 'hex')
+    from audit_link where ${when}`;
+  return { links, insert };
+}
+
+/** The company's lock that orders concurrent appends to its chain (PostgreSQL only, see below). */
+function chainLock(companyId: number): SQL {
+  return sql`select pg_advisory_xact_lock(${AUDIT_LOCK_BASE + companyId})`;
+}
+
+/**
  * Appends entries to their companies' chains. A per-company advisory lock orders concurrent
  * writers, taken in company order; it is a statement of its own so that each append, a statement
  * after it, reads the chain's last link after the lock is held (a statement sees what was
- * committed when it began). An append reads the last link, numbers and hashes the entry (SHA-256
- * of the previous hash and the entry's canonical JSON, cut around `seq`, see audit-chain.ts) and
+ * committed when it began). An append reads the last link, numbers and hashes the entry and
  * inserts it: one statement instead of a read and an insert.
  */
 async function appendEntries(tx: Queryable, entries: PreparedEntry[]): Promise<void> {
   const companies = [...new Set(entries.map((e) => e.fields.companyId))].sort((a, b) => a - b);
-  const jsonb = (value: unknown) => (value === null ? null : JSON.stringify(value));
   // The locks and the appends are sent together, without waiting for the answers: both databases
   // run a session's statements in the order sent, so each append still starts after the locks
   // are held and reads the link committed (or appended in this transaction) before it, and a
@@ -97,27 +170,74 @@ async function appendEntries(tx: Queryable, entries: PreparedEntry[]): Promise<v
   // one's read of the last link and its insert, and the lock would be a statement for nothing.
   const locked = runsAlone(tx) ? [] : companies;
   const statements = [
-    ...locked.map((companyId) =>
-      tx.execute(sql`select pg_advisory_xact_lock(${AUDIT_LOCK_BASE + companyId})`),
-    ),
-    ...entries.map(({ fields, prefix, suffix }) =>
-      tx.execute(sql`
-    with last as (
-      select seq, hash from audit_log where company_id = ${fields.companyId} order by seq desc limit 1
-    ), link as (
-      select coalesce((select seq from last), 0) + 1 as seq,
-             coalesce((select hash from last), ${GENESIS_HASH}::text) as prev_hash
-    )
-    insert into audit_log (company_id, seq, user_id, action, target_type, target_id, before, after,
-                           reason, ip, created_at, prev_hash, hash)
-    select ${fields.companyId}, link.seq, ${fields.userId}::bigint, ${fields.action}, ${fields.targetType},
-           ${fields.targetId}, ${jsonb(fields.before)}::jsonb, ${jsonb(fields.after)}::jsonb, ${fields.reason},
-           ${fields.ip}, ${new Date(fields.createdAt).toISOString()}::timestamptz, link.prev_hash,
-           encode(sha256(convert_to(link.prev_hash || ${prefix}::text || link.seq::text || ${suffix}::text, 'UTF8')), 'hex')
-    from link`),
-    ),
+    ...locked.map((companyId) => tx.execute(chainLock(companyId))),
+    ...entries.map((entry) => {
+      const values = appendValuesOf(entry);
+      const { links, insert } = appendParts((name) => values[name], sql`true`);
+      return tx.execute(sql`with ${links} ${insert}`);
+    }),
   ].map((statement) => Promise.resolve(statement));
   await Promise.all(statements);
+}
+
+/** An entry of a change made by `auditedChange`, with the actor who made it. */
+export interface AuditedEntry extends AuditEntry {
+  actor: Actor;
+}
+
+/**
+ * A change and its audit entry in one statement, for the hot writes (docs/performance.md,
+ * "Audited writes"): the change is the statement's `changed` part (an update or insert
+ * `returning` its rows; a query builder's as `.getSQL()`, which drizzle does not wrap in
+ * parentheses, as it does a builder itself), the entry is appended when `changed` gave a row, and `answer` is what
+ * the statement selects (usually from `changed`). Every value is a placeholder: the statement's
+ * text is built once (`builtOnceSql`), the change's values and `auditedValues(entry)` given at
+ * each call through `runAuditedChange`.
+ */
+export function auditedChangeSql(change: SQL, answer: SQL): SQL {
+  const { links, insert } = appendParts(sql.placeholder, sql`exists (select 1 from changed)`);
+  return sql`with changed as (${change}), ${links}, audit_insert as (${insert}) ${answer}`;
+}
+
+/** The placeholders' values of `entry` for a statement of `auditedChangeSql`. */
+export function auditedValues({ actor, ...entry }: AuditedEntry): AppendValues {
+  const fields = fieldsOf(actor, entry);
+  return appendValuesOf({ fields, ...canonicalAround({ ...fields }, 'seq') });
+}
+
+/** Where a statement of `auditedChangeSql` writes: the company's chain and the rows it changes. */
+export interface AuditedTarget {
+  companyId: number;
+  /**
+   * Locks the rows the change writes (`select 1 ... for update`), taken on PostgreSQL before the
+   * chain's lock. Every other audited transaction takes the chain's lock as its last step, after
+   * its rows; a change that held the chain's lock while it waited for a row would deadlock with
+   * one holding that row and waiting for the chain (audit.test's device and rule edits).
+   */
+  rows: SQL;
+}
+
+/**
+ * Runs a statement of `auditedChangeSql`. A statement is a transaction of its own: the change and
+ * its entry are committed together or not at all. On the embedded database that is all (it runs
+ * one transaction at a time, so nothing comes between the statement's read of the last link and
+ * its insert). On PostgreSQL the statement runs in a transaction after the rows' lock and the
+ * company's chain lock, the three sent without waiting for each other's answers, as
+ * `appendEntries` sends its locks.
+ */
+export async function runAuditedChange<T>(
+  db: Db,
+  target: AuditedTarget,
+  run: (q: Queryable) => Promise<T>,
+): Promise<T> {
+  if (runsAlone(db)) return run(db);
+  return db.transaction(async (tx) => {
+    // Sent now, in this order (`execute()`, not a `then`, which would send them a microtask
+    // later, after the change), and not awaited: the session runs them in the order sent.
+    const locks = [tx.execute(target.rows).execute(), tx.execute(chainLock(target.companyId)).execute()];
+    const [result] = await Promise.all([run(tx), ...locks]);
+    return result;
+  });
 }
 
 /** Walks the company's chain from the start and lists every edited or missing entry (first 100). */

@@ -55,7 +55,7 @@ const SENSOR_ROW = jsonRowOf(sensors, 's');
  * (the channel state's "alarm", as `alarmingSensorIds` finds them) and whether the caller may edit
  * it. Evaluated for the rows answered only.
  */
-function deviceRow(editable: DeviceEditability): SQL {
+export function deviceRow(editable: DeviceEditability): SQL {
   return sql`json_build_object(
     'device', ${DEVICE_ROW},
     'sensors', coalesce((select json_agg(${SENSOR_ROW}) from ${sensors} s where s.device_id = ${devices.id}), '[]'::json),
@@ -66,14 +66,14 @@ function deviceRow(editable: DeviceEditability): SQL {
     'editable', ${typeof editable === 'boolean' ? sql`${editable}::boolean` : sql`(${editable})`})`;
 }
 
-interface DeviceJson {
+export interface DeviceJson {
   device: Record<string, unknown>;
   sensors: Record<string, unknown>[];
   alarming: (number | string)[];
   editable: boolean;
 }
 
-function presentDeviceJson(raw: DeviceJson): DeviceView {
+export function presentDeviceJson(raw: DeviceJson): DeviceView {
   return {
     ...presentDevice(
       decodeJsonRow(devices, raw.device),

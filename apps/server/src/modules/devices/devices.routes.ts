@@ -22,12 +22,12 @@ import { assertGroupFitsDevice, rootDepartmentId } from '../groups/groups.servic
 import { assertDepartmentInScope, editableDevices, visibleDevices } from '../org/access';
 import { authorizeExport, signerOf } from '../signature/signature.service';
 import { getHistoryData } from '../telemetry/history.service';
+import { editDevice } from './device-edit.service';
 import { exportDeviceData } from './device-export';
 import { type DeviceEditability, getDeviceDetail, pageDevices } from './device-views';
 import {
   addDevice,
   countDevicesByState,
-  editDevice,
   findDevice,
   resetDeviceKey,
   setDeviceRemark,

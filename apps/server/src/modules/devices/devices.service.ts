@@ -1,7 +1,7 @@
-import type { AddDeviceRequest, DeviceView, EditDeviceRequest } from '@coldchain/contract';
+import type { AddDeviceRequest, DeviceView } from '@coldchain/contract';
 import { DeviceState } from '@coldchain/contract';
 import { and, count, eq, type SQL, sql } from 'drizzle-orm';
-import { builtOnce, placeholdersFor, UNNAMED } from '../../db/built-once';
+import { builtOnce, UNNAMED } from '../../db/built-once';
 import type { Db, Queryable } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import { idFromWire, idToWire } from '../../lib/ids';
@@ -11,7 +11,7 @@ import { type Actor, recordAudit } from '../audit/audit.service';
 import { rootDepartmentId } from '../groups/groups.service';
 import { deviceInventory } from '../inventory/inventory.table';
 import { wholeCompanyOf } from '../org/access';
-import { alarmingSensorIds, channelState } from './channel-state';
+import { channelState } from './channel-state';
 import { devices, sensors } from './devices.table';
 
 /** A newly bound device includes 12 months of service; renewal extends it (monitoringDevicePay). */
@@ -77,7 +77,7 @@ export function onDeviceChanged(listener: DeviceChangeListener): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
 }
-function deviceChanged(serial: string) {
+export function deviceChanged(serial: string) {
   for (const listener of listeners) listener(serial);
 }
 
@@ -152,15 +152,6 @@ const deviceOfCompany = builtOnce((db) =>
     .prepare(UNNAMED),
 );
 
-/** A device's sensors, its SQL built once. */
-const sensorsOfDevice = builtOnce((db) =>
-  db
-    .select()
-    .from(sensors)
-    .where(eq(sensors.deviceId, sql.placeholder('deviceId')))
-    .prepare(UNNAMED),
-);
-
 /**
  * The device `wireId` if `scope` (a condition on `devices`, see org/access.ts) admits it. A scope
  * of the whole company (administrators, members of the root department: most calls) is answered
@@ -226,7 +217,7 @@ export async function countDevicesByState(db: Db, scope: SQL): Promise<Record<st
 }
 
 /** The settings an edit may change, as the audit trail records them. */
-function editableOf(d: DeviceRow) {
+export function editableOf(d: DeviceRow) {
   return {
     name: d.name,
     departmentId: d.departmentId,
@@ -241,83 +232,6 @@ function editableOf(d: DeviceRow) {
     region: d.region,
     address: d.address,
   };
-}
-
-/** Every column an edit writes: the form's settings, the department and group included. */
-const EDITED_DEVICE_COLUMNS = {
-  name: true,
-  departmentId: true,
-  groupId: true,
-  recordIntervalS: true,
-  uploadIntervalS: true,
-  alarmVerifyIntervalS: true,
-  offlineJudgement: true,
-  hostAddress: true,
-  subAddress: true,
-  remark: true,
-  region: true,
-  address: true,
-} satisfies Partial<Record<keyof DeviceRow, true>>;
-
-/**
- * An edit's update, its SQL built once: the department and group the route resolved (unchanged
- * when the edit leaves them out) and the form's settings.
- */
-const updateEditedDevice = builtOnce((q) =>
-  q
-    .update(devices)
-    .set(placeholdersFor(EDITED_DEVICE_COLUMNS))
-    .where(eq(devices.id, sql.placeholder('whereId')))
-    .returning()
-    .prepare(UNNAMED),
-);
-
-/** Where an edit puts the device: its department and group, resolved and checked by the route. */
-export interface DevicePlacement {
-  departmentId: number | null;
-  groupId: number | null;
-}
-
-/** Edits `device`, which the caller found in its editable scope (`findDevice`). */
-export async function editDevice(
-  db: Db,
-  actor: Actor,
-  device: DeviceRow,
-  input: EditDeviceRequest,
-  placement: DevicePlacement,
-): Promise<DeviceView> {
-  const updated = await db.transaction(async (tx) => {
-    const [row] = await updateEditedDevice(tx).execute({
-      whereId: device.id,
-      name: input.name,
-      departmentId: placement.departmentId,
-      groupId: placement.groupId,
-      recordIntervalS: input.recordInterval,
-      uploadIntervalS: input.uploadInterval,
-      alarmVerifyIntervalS: input.alarmVerifyInterval,
-      offlineJudgement: input.offlineJudgement,
-      hostAddress: input.hostAddress,
-      subAddress: input.subAddress,
-      remark: input.remark,
-      region: input.region,
-      address: input.address,
-    });
-    await recordAudit(tx, actor, {
-      action: 'device.edit',
-      targetType: 'device',
-      targetId: device.id,
-      before: editableOf(device),
-      after: editableOf(row!),
-    });
-    return row!;
-  });
-  deviceChanged(device.serial);
-  // Two independent reads, sent together (the embedded database queues them back to back).
-  const [rows, alarming] = await Promise.all([
-    sensorsOfDevice(db).execute({ deviceId: device.id }),
-    alarmingSensorIds(db, [device.id]),
-  ]);
-  return { ...presentDevice(updated, rows, alarming), editable: true };
 }
 
 export async function setDeviceRemark(
