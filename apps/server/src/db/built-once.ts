@@ -95,16 +95,28 @@ export function builtSqlOnce(build: (q: Queryable) => SQL): (q: Queryable) => Bu
       built.set(driver, query);
     }
     const statement = query;
-    return {
-      async rows<T>(values: Record<string, unknown>) {
-        // Both drivers' prepared queries without fields answer the driver's result, `{ rows }`.
-        const result = (await session
-          .prepareQuery(statement, undefined, undefined, false)
-          .execute(values)) as {
-          rows: T[];
-        };
-        return result.rows;
-      },
-    };
+    return { rows: (values) => rowsOfBuilt(session, statement, values) };
   };
+}
+
+/**
+ * Raw SQL with placeholders, built at this call and run with `values`: the same statement as one
+ * of `builtSqlOnce` where its text varies from call to call (a department member's scope).
+ */
+export function sqlWithPlaceholders(q: Queryable, query: SQL): BuiltSql {
+  const session = q._.session as unknown as DialectSession;
+  const statement = session.dialect.sqlToQuery(query);
+  return { rows: (values) => rowsOfBuilt(session, statement, values) };
+}
+
+async function rowsOfBuilt<T>(
+  session: DialectSession,
+  statement: { sql: string; params: unknown[] },
+  values: Record<string, unknown>,
+): Promise<T[]> {
+  // Both drivers' prepared queries without fields answer the driver's result, `{ rows }`.
+  const result = (await session.prepareQuery(statement, undefined, undefined, false).execute(values)) as {
+    rows: T[];
+  };
+  return result.rows;
 }

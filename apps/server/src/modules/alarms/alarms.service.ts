@@ -8,15 +8,14 @@ import type {
 } from '@coldchain/contract';
 import { ResolveState } from '@coldchain/contract';
 import { and, eq, type SQL, sql } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
-import { builtOnce, UNNAMED } from '../../db/built-once';
+import { builtSqlOnce, sqlWithPlaceholders } from '../../db/built-once';
 import { type Db, type Queryable, queryRows } from '../../db/client';
 import { decodeJsonRow, jsonRowOf } from '../../db/json-rows';
 import { epochParam, pageOf, whenGiven } from '../../db/page-query';
 import { plannedOnce } from '../../db/planned-once';
 import { AppError } from '../../lib/app-error';
 import { idFromWire, idToWire } from '../../lib/ids';
-import { type Actor, recordAudit } from '../audit/audit.service';
+import { type Actor, auditedChangeSql, auditedValues, runAuditedChange } from '../audit/audit.service';
 import { devices, sensors } from '../devices/devices.table';
 import { sensorEquipmentFrom, sensorEquipmentJson } from '../devices/sensor-equipment';
 import { deviceIdsWhere, wholeCompanyOf } from '../org/access';
@@ -37,10 +36,6 @@ interface Joined {
   /** Who ended it by disabling, deleting or editing its rule (absent where not joined, as in the export). */
   endedByName?: string | null;
 }
-
-/** Users joined as the resolver of an alarm, and as the person whose rule change ended it. */
-const resolvers = alias(users, 'resolvers');
-const enders = alias(users, 'enders');
 
 export function presentAlarm({
   record: r,
@@ -78,24 +73,6 @@ export function presentAlarm({
     endedById: r.endedBy === null ? null : idToWire(r.endedBy),
     endedByName: r.endedBy === null ? null : (endedByName ?? null),
   };
-}
-
-function selectJoined(db: Queryable, where: SQL | undefined) {
-  return db
-    .select({
-      record: alarmRecords,
-      deviceSerial: devices.serial,
-      deviceName: devices.name,
-      channelName: sensors.name,
-      resolverName: resolvers.name,
-      endedByName: enders.name,
-    })
-    .from(alarmRecords)
-    .innerJoin(devices, eq(devices.id, alarmRecords.deviceId))
-    .leftJoin(sensors, eq(sensors.id, alarmRecords.sensorId))
-    .leftJoin(resolvers, eq(resolvers.id, alarmRecords.resolverId))
-    .leftJoin(enders, eq(enders.id, alarmRecords.endedBy))
-    .where(where);
 }
 
 const ALARM_ROW = jsonRowOf(alarmRecords, 'alarm_records');
@@ -190,40 +167,9 @@ export async function pageAlarms(
   );
 }
 
-/** `visibleAlarms` for a caller who sees the whole company, its values placeholders. */
-const alarmOfWholeCompany = and(
-  eq(alarmRecords.companyId, sql.placeholder('companyId')),
-  sql`${alarmRecords.deviceId} IN ${deviceIdsWhere(eq(devices.companyId, sql.placeholder('companyId')))}`,
-  eq(alarmRecords.id, sql.placeholder('id')),
-);
-
-/** An alarm of a caller who sees the whole company, joined as the list shows it, its SQL built once. */
-const alarmOfCompany = builtOnce((q) => selectJoined(q, alarmOfWholeCompany).limit(1).prepare(UNNAMED));
-
-/** The same, its row locked for a resolution. */
-const lockedAlarmOfCompany = builtOnce((q) =>
-  selectJoined(q, alarmOfWholeCompany).limit(1).for('update', { of: alarmRecords }).prepare(UNNAMED),
-);
-
-async function findAlarm(
-  db: Queryable,
-  companyId: number,
-  scope: SQL,
-  wireId: string,
-  forUpdate = false,
-): Promise<Joined> {
-  const id = idFromWire(wireId);
-  if (!id) throw new AppError('ALARM_NOT_FOUND');
-  if (wholeCompanyOf(scope) === companyId) {
-    const [row] = await (forUpdate ? lockedAlarmOfCompany : alarmOfCompany)(db).execute({ companyId, id });
-    if (!row) throw new AppError('ALARM_NOT_FOUND');
-    return row;
-  }
-  const query = selectJoined(db, and(visibleAlarms(companyId, scope), eq(alarmRecords.id, id))).limit(1);
-  const [row] = forUpdate ? await query.for('update', { of: alarmRecords }) : await query;
-  if (!row) throw new AppError('ALARM_NOT_FOUND');
-  return row;
-}
+/** `visibleAlarms` for a caller who sees the whole company, its company a placeholder. */
+const alarmsOfWholeCompany = sql`${alarmRecords.companyId} = ${sql.placeholder('companyId')}::bigint
+  and ${alarmRecords.deviceId} IN ${deviceIdsWhere(sql`${devices.companyId} = ${sql.placeholder('companyId')}::bigint`)}`;
 
 /** `/api/alarm/alarmDetail`: the alarm as the list shows it, with what ends it and its sensor's equipment. */
 export async function getAlarmDetail(
@@ -259,6 +205,42 @@ export async function getAlarmDetail(
   };
 }
 
+/** The states a person may resolve an alarm from: not resolved already, not expired. */
+const RESOLVABLE = [ResolveState.Pending, ResolveState.InProgress, ResolveState.Normalized];
+
+/**
+ * A resolution as one statement (docs/performance.md, "Audited writes"): the update of the alarm
+ * `visible` admits, if its state is resolvable, with the state it had; the audit entry, its
+ * `before` that state; the answer, the alarm as the list shows it (the resolver's name read from
+ * the users, the caller), and beside it the state the alarm had when the statement began, which
+ * says why nothing was resolved (none: not there, or not the caller's). Its values are
+ * placeholders (the alarm, the resolution, the entry), given at each call.
+ */
+function resolutionSql(visible: SQL): SQL {
+  const p = (name: string) => sql.placeholder(name);
+  const found = sql`${visible} and ${alarmRecords.id} = ${p('id')}::bigint`;
+  const resolvable = sql`${alarmRecords.resolveState} in (${sql.join(
+    RESOLVABLE.map((state) => sql.raw(String(state))),
+    sql`, `,
+  )})`;
+  // The state is checked on the row updated as well as on the one read: were the alarm resolved
+  // by a session that committed after this statement began, PostgreSQL checks the updated row's
+  // newest version again (its lock, runAuditedChange, makes that the rule rather than a race).
+  const change = sql`update ${alarmRecords} set resolve_state = ${ResolveState.Resolved}::smallint,
+      resolver_id = ${p('resolverId')}::bigint, resolve_time = ${p('resolveTime')}::timestamptz,
+      resolve_type = ${p('resolveType')}::text, cause = ${p('cause')}::text, action = ${p('action')}::text
+    from (select ${alarmRecords.id} as id, ${alarmRecords.resolveState} as state from ${alarmRecords}
+          where ${found} and ${resolvable}) old
+    where ${alarmRecords.id} = old.id and ${resolvable}
+    returning ${alarmRecords}.*, old.state as old_state`;
+  const answer = sql`select (select ${alarmRow(false)} from changed as ${alarmRecords}) as row,
+      (select ${alarmRecords.resolveState} from ${alarmRecords} where ${found}) as state`;
+  const before = sql`(select '{"resolveState":' || old_state || '}' from changed)`;
+  return plannedOnce(auditedChangeSql(change, answer, before));
+}
+
+/** A resolution by a caller who sees the whole company, its SQL built once. */
+const resolutionOfWholeCompany = builtSqlOnce(() => resolutionSql(alarmsOfWholeCompany));
 /**
  * Closes an alarm with the resolver's account of it. Clearing the condition is the engine's job;
  * resolving is a person's decision, attributed to the caller. Once taken in hand the engine stops
@@ -267,45 +249,63 @@ export async function getAlarmDetail(
  */
 export async function resolveAlarm(db: Db, actor: Actor, scope: SQL, input: ResolveAlarmRequest) {
   const { companyId } = actor;
+  const id = idFromWire(input.id);
+  if (!id) throw new AppError('ALARM_NOT_FOUND');
   // Checked before anything is read: a wrong password must not tell whether the alarm exists.
-  const { signature, signerName } = await requireSignature(
+  const { signature } = await requireSignature(
     db,
     { userId: actor.userId!, companyId, ip: actor.ip },
     input.signPassword,
     'alarmResolution',
   );
-  return db.transaction(async (tx) => {
-    const alarm = await findAlarm(tx, companyId, scope, input.id, true);
-    if (alarm.record.resolveState === ResolveState.Resolved) throw new AppError('ALARM_ALREADY_RESOLVED');
-    if (alarm.record.resolveState === ResolveState.Expired) throw new AppError('ALARM_EXPIRED');
-    const [resolved] = await tx
-      .update(alarmRecords)
-      .set({
-        resolveState: ResolveState.Resolved,
-        resolverId: actor.userId,
-        resolveTime: new Date(),
-        resolveType: input.resolveType,
-        cause: input.cause,
-        action: input.action,
-      })
-      .where(and(eq(alarmRecords.companyId, companyId), eq(alarmRecords.id, alarm.record.id)))
-      .returning();
-    await recordAudit(tx, actor, {
-      action: 'alarm.resolve',
-      targetType: 'alarm',
-      targetId: alarm.record.id,
-      before: { resolveState: alarm.record.resolveState },
-      after: {
-        resolveState: ResolveState.Resolved,
-        resolveType: input.resolveType,
-        cause: input.cause,
-        action: input.action,
-        // Who signed, when and what the signature means (21 CFR 11.50); never the password.
-        ...(signature ? { signature } : {}),
-      },
-    });
-    // The alarm as found in this transaction (its row locked since), with what resolving wrote
-    // and the resolver, who is the caller: no second read through the join.
-    return presentAlarm({ ...alarm, record: resolved!, resolverName: signerName });
+  const resolution = {
+    resolverId: actor.userId,
+    resolveTime: new Date().toISOString(),
+    resolveType: input.resolveType,
+    cause: input.cause,
+    action: input.action,
+  };
+  // The entry's `before` (the state it was resolved from) is read by the statement itself.
+  const audit = auditedValues({
+    actor,
+    action: 'alarm.resolve',
+    targetType: 'alarm',
+    targetId: id,
+    after: {
+      resolveState: ResolveState.Resolved,
+      resolveType: input.resolveType,
+      cause: input.cause,
+      action: input.action,
+      // Who signed, when and what the signature means (21 CFR 11.50); never the password.
+      ...(signature ? { signature } : {}),
+    },
   });
+  const target = {
+    companyId,
+    rows: sql`select 1 from ${alarmRecords} where ${alarmRecords.companyId} = ${companyId}
+      and ${alarmRecords.id} = ${id} for no key update`,
+  };
+  // A department member's scope varies with the department: their statement is built at each call.
+  const statement = (q: Queryable) =>
+    wholeCompanyOf(scope) === companyId
+      ? resolutionOfWholeCompany(q)
+      : sqlWithPlaceholders(q, resolutionSql(visibleAlarms(companyId, scope)));
+  const [found] = await runAuditedChange(db, target, (q) =>
+    statement(q).rows<{ row: AlarmJson | string | null; state: number | null }>({
+      companyId,
+      id,
+      ...resolution,
+      ...audit,
+    }),
+  );
+  if (!found?.row) {
+    // Not resolved: the state the alarm was in says why (none: not there, or not the caller's).
+    if (found?.state === ResolveState.Resolved) throw new AppError('ALARM_ALREADY_RESOLVED');
+    if (found?.state === ResolveState.Expired) throw new AppError('ALARM_EXPIRED');
+    // Resolvable when the statement began, resolved by someone else before its update ran.
+    if (found?.state != null) throw new AppError('ALARM_ALREADY_RESOLVED');
+    throw new AppError('ALARM_NOT_FOUND');
+  }
+  const raw: AlarmJson = typeof found.row === 'string' ? JSON.parse(found.row) : found.row;
+  return presentAlarm(joinedOf(raw));
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalAround, canonicalJson } from './audit-chain';
+import { canonicalAround, canonicalCut, canonicalJson } from './audit-chain';
 
 describe('canonicalAround', () => {
   const fields = {
@@ -29,5 +29,22 @@ describe('canonicalAround', () => {
     expect(`${last.prefix}5${last.suffix}`).toBe('{"a":1,"z":5}');
     const alone = canonicalAround({}, 'seq');
     expect(`${alone.prefix}5${alone.suffix}`).toBe('{"seq":5}');
+  });
+});
+
+describe('canonicalCut', () => {
+  it('cuts around several keys, each value given as its canonical JSON', () => {
+    const fields = { action: 'alarm.resolve', after: { resolveState: 3 }, ip: '::1', userId: 4 };
+    for (const before of [{ resolveState: 1 }, { resolveState: 5, note: '冷 "x"' }, null]) {
+      const [head, middle, tail] = canonicalCut(fields, ['before', 'seq']);
+      expect(`${head}${canonicalJson(before)}${middle}17${tail}`).toBe(
+        canonicalJson({ ...fields, before, seq: 17 }),
+      );
+    }
+  });
+
+  it('gives one piece more than keys, with keys first, last or next to each other', () => {
+    expect(canonicalCut({ m: 1 }, ['a', 'z'])).toEqual(['{"a":', ',"m":1,"z":', '}']);
+    expect(canonicalCut({}, ['a', 'b'])).toEqual(['{"a":', ',"b":', '}']);
   });
 });

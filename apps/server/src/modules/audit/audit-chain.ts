@@ -36,20 +36,36 @@ function canonicalMembers(value: Record<string, unknown>): [key: string, member:
 }
 
 /**
- * The canonical JSON of an object cut around one numeric member: `prefix + n + suffix` is exactly
- * `canonicalJson({ ...fields, [key]: n })` for an integer n. The entry's `seq` is the one field
- * the database assigns (the company's last link plus one), so the database can hash the entry in
- * the statement that appends it.
+ * The canonical JSON of an object cut around some of its members' values: with `keys` in sorted
+ * order, `pieces[0] + v0 + pieces[1] + v1 + ... + pieces[n]` is exactly `canonicalJson({ ...fields,
+ * [k0]: v0, [k1]: v1, ... })` when each `vi` is the canonical JSON of its value. The entry's `seq`
+ * is the one field the database assigns (the company's last link plus one), and a change made
+ * in one statement may take its `before` from the row it changes, so the database can hash the
+ * entry in the statement that appends it.
  */
+export function canonicalCut(fields: Record<string, unknown>, keys: readonly string[]): string[] {
+  const cut = new Set(keys);
+  const members = canonicalMembers({ ...fields, ...Object.fromEntries(keys.map((key) => [key, 0])) });
+  const pieces: string[] = [];
+  let piece = '{';
+  members.forEach(([key, member], i) => {
+    const separator = i === 0 ? '' : ',';
+    if (cut.has(key)) {
+      pieces.push(`${piece}${separator}${JSON.stringify(key)}:`);
+      piece = '';
+    } else piece += `${separator}${member}`;
+  });
+  pieces.push(`${piece}}`);
+  return pieces;
+}
+
+/** `canonicalCut` around one key: `prefix + n + suffix` is `canonicalJson({ ...fields, [key]: n })`. */
 export function canonicalAround(
   fields: Record<string, unknown>,
   key: string,
 ): { prefix: string; suffix: string } {
-  const members = canonicalMembers({ ...fields, [key]: 0 });
-  const at = members.findIndex(([k]) => k === key);
-  const before = members.slice(0, at).map(([, member]) => `${member},`);
-  const after = members.slice(at + 1).map(([, member]) => `,${member}`);
-  return { prefix: `{${before.join('')}${JSON.stringify(key)}:`, suffix: `${after.join('')}}` };
+  const [prefix, suffix] = canonicalCut(fields, [key]);
+  return { prefix: prefix!, suffix: suffix! };
 }
 
 export const GENESIS_HASH = '0'.repeat(64);

@@ -6,7 +6,7 @@ import { runsAlone } from '../../db/one-session';
 import { idToWire } from '../../lib/ids';
 import { users } from '../users/users.table';
 import { auditLog } from './audit.table';
-import { type ChainedFields, canonicalAround, entryHash, GENESIS_HASH } from './audit-chain';
+import { type ChainedFields, canonicalCut, canonicalJson, entryHash, GENESIS_HASH } from './audit-chain';
 
 /** Who acts: a signed-in user (from request.auth) or the platform itself (userId null). */
 export interface Actor {
@@ -33,11 +33,7 @@ function plain(value: unknown): unknown {
 }
 
 /** An entry with every field but its place in the chain, ready to append. */
-interface PreparedEntry {
-  fields: Omit<ChainedFields, 'seq'>;
-  prefix: string;
-  suffix: string;
-}
+type PreparedEntry = Omit<ChainedFields, 'seq'>;
 
 /** The chained fields of `entry` made by `actor` now. */
 function fieldsOf(actor: Actor, entry: AuditEntry): Omit<ChainedFields, 'seq'> {
@@ -66,8 +62,7 @@ const recorded = new WeakMap<object, PreparedEntry[]>();
  * a row it needed and waited for the lock. Outside a transaction the entry is appended at once.
  */
 export async function recordAudit(tx: Queryable, actor: Actor, entry: AuditEntry): Promise<void> {
-  const fields = fieldsOf(actor, entry);
-  const prepared = { fields, ...canonicalAround({ ...fields }, 'seq') };
+  const prepared = fieldsOf(actor, entry);
   const queued = recorded.get(tx);
   if (queued) {
     queued.push(prepared);
@@ -84,9 +79,10 @@ export async function recordAudit(tx: Queryable, actor: Actor, entry: AuditEntry
 }
 
 /**
- * What an append binds, by name: the entry's fields as the statement takes them (JSON as text,
- * the instant as ISO text) and its canonical JSON cut around `seq`. The names are prefixed so
- * that a statement which also makes the change (`auditedChange`) can bind its own beside them.
+ * What an append binds, by name: the entry's fields as the statement takes them (`before` as its
+ * canonical JSON text, the instant as ISO text) and its canonical JSON cut around `before` and
+ * `seq` (head, middle, tail). The names are prefixed so that a statement which also makes the
+ * change (`auditedChangeSql`) can bind its own beside them.
  */
 interface AppendValues {
   auditCompanyId: number;
@@ -94,30 +90,32 @@ interface AppendValues {
   auditAction: string;
   auditTargetType: string;
   auditTargetId: string;
-  auditBefore: string | null;
+  auditBefore: string;
   auditAfter: string | null;
   auditReason: string;
   auditIp: string;
   auditCreatedAt: string;
-  auditPrefix: string;
-  auditSuffix: string;
+  auditHead: string;
+  auditMiddle: string;
+  auditTail: string;
 }
 
-function appendValuesOf({ fields, prefix, suffix }: PreparedEntry): AppendValues {
-  const jsonb = (value: unknown) => (value === null ? null : JSON.stringify(value));
+function appendValuesOf(fields: PreparedEntry): AppendValues {
+  const [head, middle, tail] = canonicalCut({ ...fields }, ['before', 'seq']);
   return {
     auditCompanyId: fields.companyId,
     auditUserId: fields.userId,
     auditAction: fields.action,
     auditTargetType: fields.targetType,
     auditTargetId: fields.targetId,
-    auditBefore: jsonb(fields.before),
-    auditAfter: jsonb(fields.after),
+    auditBefore: canonicalJson(fields.before),
+    auditAfter: fields.after === null ? null : JSON.stringify(fields.after),
     auditReason: fields.reason,
     auditIp: fields.ip,
     auditCreatedAt: new Date(fields.createdAt).toISOString(),
-    auditPrefix: prefix,
-    auditSuffix: suffix,
+    auditHead: head!,
+    auditMiddle: middle!,
+    auditTail: tail!,
   };
 }
 
@@ -127,23 +125,27 @@ type AppendSlot = (name: keyof AppendValues) => unknown;
 /**
  * The append's parts, for a `with` list: `audit_last` and `audit_link` read the company's last
  * link and number the entry; `audit_insert` writes it, hashed in the database (SHA-256 of the
- * previous hash and the entry's canonical JSON, cut around `seq`, see audit-chain.ts), for each
- * row of `audit_link` that `when` keeps.
+ * previous hash and the entry's canonical JSON: head, `before`, middle, `seq`, tail; see
+ * audit-chain.ts), for each row of `audit_link` that `when` keeps. `before` is the canonical JSON
+ * text of the entry's old values, `auditBefore` unless the statement reads them itself.
  */
-function appendParts(slot: AppendSlot, when: SQL) {
+function appendParts(slot: AppendSlot, when: SQL, before: SQL = sql`${slot('auditBefore')}::text`) {
   const links = sql`audit_last as (
       select seq, hash from audit_log where company_id = ${slot('auditCompanyId')}::bigint order by seq desc limit 1
     ), audit_link as (
       select coalesce((select seq from audit_last), 0) + 1 as seq,
-             coalesce((select hash from audit_last), ${GENESIS_HASH}::text) as prev_hash
+             coalesce((select hash from audit_last), ${GENESIS_HASH}::text) as prev_hash,
+             ${before} as before
     )`;
+  // A `before` of JSON null is stored as SQL null, as a plain value's null always was.
   const insert = sql`insert into audit_log (company_id, seq, user_id, action, target_type, target_id, before,
                            after, reason, ip, created_at, prev_hash, hash)
     select ${slot('auditCompanyId')}::bigint, audit_link.seq, ${slot('auditUserId')}::bigint, ${slot('auditAction')}::text,
-           ${slot('auditTargetType')}::text, ${slot('auditTargetId')}::text, ${slot('auditBefore')}::jsonb, ${slot('auditAfter')}::jsonb,
-           ${slot('auditReason')}::text, ${slot('auditIp')}::text, ${slot('auditCreatedAt')}::timestamptz, audit_link.prev_hash,
-           encode(sha256(convert_to(audit_link.prev_hash || ${slot('auditPrefix')}::text || audit_link.seq::text
-             || ${slot('auditSuffix')}::text, 'UTF8')), 'hex')
+           ${slot('auditTargetType')}::text, ${slot('auditTargetId')}::text, nullif(audit_link.before, 'null')::jsonb,
+           ${slot('auditAfter')}::jsonb, ${slot('auditReason')}::text, ${slot('auditIp')}::text,
+           ${slot('auditCreatedAt')}::timestamptz, audit_link.prev_hash,
+           encode(sha256(convert_to(audit_link.prev_hash || ${slot('auditHead')}::text || audit_link.before
+             || ${slot('auditMiddle')}::text || audit_link.seq::text || ${slot('auditTail')}::text, 'UTF8')), 'hex')
     from audit_link where ${when}`;
   return { links, insert };
 }
@@ -161,7 +163,7 @@ function chainLock(companyId: number): SQL {
  * inserts it: one statement instead of a read and an insert.
  */
 async function appendEntries(tx: Queryable, entries: PreparedEntry[]): Promise<void> {
-  const companies = [...new Set(entries.map((e) => e.fields.companyId))].sort((a, b) => a - b);
+  const companies = [...new Set(entries.map((e) => e.companyId))].sort((a, b) => a - b);
   // The locks and the appends are sent together, without waiting for the answers: both databases
   // run a session's statements in the order sent, so each append still starts after the locks
   // are held and reads the link committed (or appended in this transaction) before it, and a
@@ -180,7 +182,7 @@ async function appendEntries(tx: Queryable, entries: PreparedEntry[]): Promise<v
   await Promise.all(statements);
 }
 
-/** An entry of a change made by `auditedChange`, with the actor who made it. */
+/** An entry of a change made in one statement (`auditedChangeSql`), with the actor who made it. */
 export interface AuditedEntry extends AuditEntry {
   actor: Actor;
 }
@@ -189,20 +191,24 @@ export interface AuditedEntry extends AuditEntry {
  * A change and its audit entry in one statement, for the hot writes (docs/performance.md,
  * "Audited writes"): the change is the statement's `changed` part (an update or insert
  * `returning` its rows; a query builder's as `.getSQL()`, which drizzle does not wrap in
- * parentheses, as it does a builder itself), the entry is appended when `changed` gave a row, and `answer` is what
- * the statement selects (usually from `changed`). Every value is a placeholder: the statement's
- * text is built once (`builtOnceSql`), the change's values and `auditedValues(entry)` given at
- * each call through `runAuditedChange`.
+ * parentheses, as it does a builder itself), the entry is appended when `changed` gave a row, and
+ * `answer` is what the statement selects (usually from `changed`). Every value is a placeholder:
+ * the statement's text is built once (`builtSqlOnce`), the change's values and
+ * `auditedValues(entry)` given at each call through `runAuditedChange`.
+ *
+ * `before`, when given, is the entry's old values read by the statement itself, as canonical JSON
+ * text (audit-chain.ts: keys sorted, no spaces; the test of each such statement verifies the
+ * chain), for a change whose old values the caller does not know before it runs; otherwise they
+ * are the entry's own `before`.
  */
-export function auditedChangeSql(change: SQL, answer: SQL): SQL {
-  const { links, insert } = appendParts(sql.placeholder, sql`exists (select 1 from changed)`);
+export function auditedChangeSql(change: SQL, answer: SQL, before?: SQL): SQL {
+  const { links, insert } = appendParts(sql.placeholder, sql`exists (select 1 from changed)`, before);
   return sql`with changed as (${change}), ${links}, audit_insert as (${insert}) ${answer}`;
 }
 
 /** The placeholders' values of `entry` for a statement of `auditedChangeSql`. */
 export function auditedValues({ actor, ...entry }: AuditedEntry): AppendValues {
-  const fields = fieldsOf(actor, entry);
-  return appendValuesOf({ fields, ...canonicalAround({ ...fields }, 'seq') });
+  return appendValuesOf(fieldsOf(actor, entry));
 }
 
 /** Where a statement of `auditedChangeSql` writes: the company's chain and the rows it changes. */
