@@ -8,12 +8,19 @@ import type {
   Page,
   SaveAlarmSettingRequest,
 } from '@coldchain/contract';
-import { and, asc, count, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
-import { builtOnce, placeholdersFor, UNNAMED } from '../../db/built-once';
+import { and, asc, count, eq, getTableColumns, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { builtOnce, builtSqlOnce, placeholdersFor, UNNAMED } from '../../db/built-once';
 import type { Db, Tx } from '../../db/client';
+import { plannedOnce } from '../../db/planned-once';
 import { AppError } from '../../lib/app-error';
 import { idFromWire, idToWire } from '../../lib/ids';
-import { type Actor, recordAudit } from '../audit/audit.service';
+import {
+  type Actor,
+  auditedChangeSql,
+  auditedValues,
+  inAuditedOrder,
+  recordAudit,
+} from '../audit/audit.service';
 import { companyMembers } from '../companies/companies.table';
 import { findDeviceId } from '../devices/devices.service';
 import { devices, sensors } from '../devices/devices.table';
@@ -21,8 +28,8 @@ import { selectedDevices } from '../devices/devices-batch.service';
 import { deviceIdsWhere, wholeCompanyOf } from '../org/access';
 import { endOpenAlarms } from './alarm-end';
 import { everyNotifier, presentEscalation, storeEscalation } from './alarm-escalation';
-import { lockDevicesForAlarmChange, type SettingRow, syncDeviceStates } from './alarm-writer';
-import { alarmRecords, alarmSettings } from './alarms.table';
+import { devicesLockFor, lockDevicesForAlarmChange, type SettingRow, syncDeviceStates } from './alarm-writer';
+import { alarmRecords, alarmSettings, alarmState } from './alarms.table';
 import { assertRemoteAlarmAllowed } from './remote-alarm';
 
 /** Escalation levels are optional: callers inside the server (demo seed) may leave them out. */
@@ -121,6 +128,52 @@ async function findSetting(db: Db | Tx, scope: SQL, wireId: string): Promise<Set
   return row;
 }
 
+/** A setting, and whether an alarm of it is open (an edit must end it: the long way). */
+const SETTING_TO_EDIT = {
+  ...getTableColumns(alarmSettings),
+  hasOpenAlarm: sql<boolean>`exists (select 1 from ${alarmRecords} r
+    where r.company_id = ${alarmSettings.companyId} and r.setting_id = ${alarmSettings.id} and r.end_time is null)`,
+};
+
+/** `findSettingToEdit` for a caller who sees the whole company, its SQL built once. */
+const settingToEditOfWholeCompany = builtOnce((q) =>
+  q
+    .select(SETTING_TO_EDIT)
+    .from(alarmSettings)
+    .where(
+      and(
+        eq(alarmSettings.id, sql.placeholder('id')),
+        sql`${alarmSettings.deviceId} IN ${deviceIdsWhere(eq(devices.companyId, sql.placeholder('companyId')))}`,
+      ),
+    )
+    .limit(1)
+    .for('no key update')
+    .prepare(UNNAMED),
+);
+
+/**
+ * `findSetting`, and whether an alarm of the setting is open: an edit with none is one statement
+ * (`quickEditStatement`). Locked as `findSetting` locks (on PostgreSQL: the rule first, then its
+ * devices, then the chain, the order of every rule change).
+ */
+async function findSettingToEdit(tx: Tx, scope: SQL, wireId: string) {
+  const id = idFromWire(wireId);
+  const companyId = wholeCompanyOf(scope);
+  const [found] = !id
+    ? []
+    : companyId !== undefined
+      ? await settingToEditOfWholeCompany(tx).execute({ id, companyId })
+      : await tx
+          .select(SETTING_TO_EDIT)
+          .from(alarmSettings)
+          .where(and(eq(alarmSettings.id, id), sql`${alarmSettings.deviceId} IN ${deviceIdsWhere(scope)}`))
+          .limit(1)
+          .for('no key update');
+  if (!found) throw new AppError('ALARM_SETTING_NOT_FOUND');
+  const { hasOpenAlarm, ...row } = found;
+  return { row: row as SettingRow, hasOpenAlarm };
+}
+
 /** Why an edit ends the open alarms: switching the rule off, or changing it. */
 const editReason = (existing: SettingRow, enabled: boolean): AlarmEndReason =>
   existing.enabled && !enabled ? 'ruleDisabled' : 'ruleEdited';
@@ -210,6 +263,84 @@ const updateRule = builtOnce((q) =>
     .prepare(UNNAMED),
 );
 
+/**
+ * An edit of a rule with no alarm open as one statement (docs/performance.md, "Audited writes"):
+ * the rule's update, if no alarm of it is open (the caller found none; checked again, as ingest
+ * may have raised one since on PostgreSQL); its engine states dropped, so judging starts afresh; its devices' state (the old and the
+ * new device) set from the states left, 2 while any is active, as `syncDeviceStates` does; and its
+ * audit entry. It answers the rule's id, or none when it changed nothing: then an alarm was
+ * raised meanwhile, and the caller saves the rule the long way. The sub-statements share one snapshot, so the dropped states are left out of
+ * the devices' by their setting.
+ */
+const quickEditStatement = builtSqlOnce((q) => {
+  const companyId = sql`${sql.placeholder('whereCompanyId')}::bigint`;
+  const settingId = sql`${sql.placeholder('whereId')}::bigint`;
+  const change = q
+    .update(alarmSettings)
+    .set(placeholdersFor(STORED_RULE_COLUMNS))
+    .where(
+      and(
+        sql`${alarmSettings.companyId} = ${companyId}`,
+        sql`${alarmSettings.id} = ${settingId}`,
+        sql`not exists (select 1 from ${alarmRecords} r
+          where r.company_id = ${companyId} and r.setting_id = ${settingId} and r.end_time is null)`,
+      ),
+    )
+    .returning({ id: alarmSettings.id })
+    .getSQL();
+  const alongside = sql`cleared as (
+      delete from ${alarmState} where company_id = ${companyId} and setting_id in (select id from changed)
+    ), device_states as (
+      update ${devices} d set state = case
+        when exists (select 1 from ${alarmState} s where s.company_id = ${companyId} and s.device_id = d.id
+                       and s.active and s.setting_id <> ${settingId})
+        then 2 else 1 end
+      where d.id in (${sql.placeholder('oldDeviceId')}::bigint, ${sql.placeholder('newDeviceId')}::bigint)
+        and d.company_id = ${companyId} and d.state in (1, 2) and exists (select 1 from changed)
+    )`;
+  return plannedOnce(
+    auditedChangeSql({ change, alongside, answer: sql`select (select id from changed) as id` }),
+  );
+});
+
+/** Saves an edit by `quickEditStatement` in `tx`, where `existing` was found; false if it must go the long way. */
+async function quickEdit(
+  tx: Tx,
+  actor: Actor,
+  existing: SettingRow,
+  values: Omit<StoredRule, 'updatedAt'>,
+): Promise<boolean> {
+  const updatedAt = new Date();
+  const audit = auditedValues({
+    actor,
+    action: 'alarmSetting.edit',
+    targetType: 'alarmSetting',
+    targetId: existing.id,
+    before: presentSetting(existing),
+    after: presentSetting({ ...existing, ...values, updatedAt }),
+  });
+  // The rule is locked already (findSettingToEdit); then its devices, then the chain.
+  const target = {
+    companyId: actor.companyId,
+    rows: [devicesLockFor(actor.companyId, [existing.deviceId, values.deviceId])],
+  };
+  const [saved] = await inAuditedOrder(tx, target, () =>
+    quickEditStatement(tx).rows<{ id: number | string | null }>({
+      ...values,
+      updatedAt,
+      whereCompanyId: actor.companyId,
+      whereId: existing.id,
+      oldDeviceId: existing.deviceId,
+      newDeviceId: values.deviceId,
+      ...audit,
+    }),
+  );
+  return saved?.id != null;
+}
+
+/** Thrown inside a quick edit's transaction to undo it and save the long way. */
+class LongWay extends Error {}
+
 /** `/api/deviceAlarmRule/saveAlarmSetting`: creates a setting, or replaces one when `id` is given. */
 export async function saveAlarmSetting(
   db: Db,
@@ -228,6 +359,23 @@ export async function saveAlarmSetting(
     deviceId: target.deviceId,
     sensorId: target.sensorId,
   };
+  // Most edits find no alarm of the rule open: found and saved by one statement each. The others
+  // end those alarms, the long way, in a transaction of their own.
+  if (input.id !== undefined) {
+    const wireId = input.id;
+    const quick = await db
+      .transaction(async (tx) => {
+        const existing = await findSettingToEdit(tx, scope, wireId);
+        if (existing.hasOpenAlarm) return null;
+        if (!(await quickEdit(tx, actor, existing.row, values))) throw new LongWay();
+        return { id: idToWire(existing.row.id) };
+      })
+      .catch((error: unknown) => {
+        if (error instanceof LongWay) return null;
+        throw error;
+      });
+    if (quick) return quick;
+  }
   const saved = await db.transaction(async (tx) => {
     if (input.id === undefined) {
       const [row] = await tx.insert(alarmSettings).values(values).returning();

@@ -1,6 +1,6 @@
 import type { AlarmType } from '@coldchain/contract';
 import { ResolveState } from '@coldchain/contract';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { queryRows, type Tx } from '../../db/client';
 import { runsAlone } from '../../db/one-session';
 import { pgArray } from '../../db/pg-array';
@@ -326,12 +326,17 @@ export async function endExcursions(
  * and on PostgreSQL the two deadlocked. Taken first, the device orders them.
  */
 export async function lockDevicesForAlarmChange(tx: Tx, companyId: number, deviceIds: number[]) {
-  const ids = [...new Set(deviceIds)].sort((a, b) => a - b);
   // Nothing to order on the embedded database, which runs one transaction at a time.
-  if (ids.length === 0 || runsAlone(tx)) return;
-  await tx.execute(sql`
+  if (deviceIds.length === 0 || runsAlone(tx)) return;
+  await tx.execute(devicesLockFor(companyId, deviceIds));
+}
+
+/** The statement of `lockDevicesForAlarmChange`, for a caller that sends it itself. */
+export function devicesLockFor(companyId: number, deviceIds: number[]): SQL {
+  const ids = [...new Set(deviceIds)].sort((a, b) => a - b);
+  return sql`
     select 1 from ${devices} where company_id = ${companyId} and id = any(${pgArray(ids)}::bigint[])
-    order by id for no key update`);
+    order by id for no key update`;
 }
 
 /**

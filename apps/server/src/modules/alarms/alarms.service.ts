@@ -236,7 +236,7 @@ function resolutionSql(visible: SQL): SQL {
   const answer = sql`select (select ${alarmRow(false)} from changed as ${alarmRecords}) as row,
       (select ${alarmRecords.resolveState} from ${alarmRecords} where ${found}) as state`;
   const before = sql`(select '{"resolveState":' || old_state || '}' from changed)`;
-  return plannedOnce(auditedChangeSql(change, answer, before));
+  return plannedOnce(auditedChangeSql({ change, answer, before }));
 }
 
 /** A resolution by a caller who sees the whole company, its SQL built once. */
@@ -282,8 +282,10 @@ export async function resolveAlarm(db: Db, actor: Actor, scope: SQL, input: Reso
   });
   const target = {
     companyId,
-    rows: sql`select 1 from ${alarmRecords} where ${alarmRecords.companyId} = ${companyId}
-      and ${alarmRecords.id} = ${id} for no key update`,
+    rows: [
+      sql`select 1 from ${alarmRecords} where ${alarmRecords.companyId} = ${companyId}
+        and ${alarmRecords.id} = ${id} for no key update`,
+    ],
   };
   // A department member's scope varies with the department: their statement is built at each call.
   const statement = (q: Queryable) =>

@@ -187,12 +187,25 @@ export interface AuditedEntry extends AuditEntry {
   actor: Actor;
 }
 
+/** The parts of a statement of `auditedChangeSql`. */
+export interface AuditedChange {
+  /** The change, an update or insert `returning` its rows (named `changed` in the statement). */
+  change: SQL;
+  /** Further parts of the `with` list that go with the change (`name as (...)`, comma-separated). */
+  alongside?: SQL;
+  /** What the statement selects. */
+  answer: SQL;
+  /** The entry's old values as canonical JSON text, when the statement reads them itself. */
+  before?: SQL;
+}
+
 /**
  * A change and its audit entry in one statement, for the hot writes (docs/performance.md,
  * "Audited writes"): the change is the statement's `changed` part (an update or insert
  * `returning` its rows; a query builder's as `.getSQL()`, which drizzle does not wrap in
  * parentheses, as it does a builder itself), the entry is appended when `changed` gave a row, and
- * `answer` is what the statement selects (usually from `changed`). Every value is a placeholder:
+ * `answer` is what the statement selects (usually from `changed`); `alongside`, other changes
+ * that go with it in the same `with`. Every value is a placeholder:
  * the statement's text is built once (`builtSqlOnce`), the change's values and
  * `auditedValues(entry)` given at each call through `runAuditedChange`.
  *
@@ -201,9 +214,10 @@ export interface AuditedEntry extends AuditEntry {
  * chain), for a change whose old values the caller does not know before it runs; otherwise they
  * are the entry's own `before`.
  */
-export function auditedChangeSql(change: SQL, answer: SQL, before?: SQL): SQL {
+export function auditedChangeSql({ change, alongside, answer, before }: AuditedChange): SQL {
   const { links, insert } = appendParts(sql.placeholder, sql`exists (select 1 from changed)`, before);
-  return sql`with changed as (${change}), ${links}, audit_insert as (${insert}) ${answer}`;
+  const more = alongside ? sql`, ${alongside}` : sql``;
+  return sql`with changed as (${change}), ${links}, audit_insert as (${insert})${more} ${answer}`;
 }
 
 /** The placeholders' values of `entry` for a statement of `auditedChangeSql`. */
@@ -215,21 +229,22 @@ export function auditedValues({ actor, ...entry }: AuditedEntry): AppendValues {
 export interface AuditedTarget {
   companyId: number;
   /**
-   * Locks the rows the change writes (`select 1 ... for update`), taken on PostgreSQL before the
-   * chain's lock. Every other audited transaction takes the chain's lock as its last step, after
-   * its rows; a change that held the chain's lock while it waited for a row would deadlock with
-   * one holding that row and waiting for the chain (audit.test's device and rule edits).
+   * Locks the rows the change writes (`select 1 ... for no key update`, in the order every other
+   * writer of those rows takes them), taken on PostgreSQL before the chain's lock. Every other
+   * audited transaction takes the chain's lock as its last step, after its rows; a change that
+   * held the chain's lock while it waited for a row would deadlock with one holding that row and
+   * waiting for the chain (audit.test's device and rule edits).
    */
-  rows: SQL;
+  rows: SQL[];
 }
 
 /**
  * Runs a statement of `auditedChangeSql`. A statement is a transaction of its own: the change and
  * its entry are committed together or not at all. On the embedded database that is all (it runs
  * one transaction at a time, so nothing comes between the statement's read of the last link and
- * its insert). On PostgreSQL the statement runs in a transaction after the rows' lock and the
- * company's chain lock, the three sent without waiting for each other's answers, as
- * `appendEntries` sends its locks.
+ * its insert). On PostgreSQL the statement runs in a transaction after the rows' locks and the
+ * company's chain lock, all sent without waiting for each other's answers, as `appendEntries`
+ * sends its locks.
  */
 export async function runAuditedChange<T>(
   db: Db,
@@ -237,13 +252,25 @@ export async function runAuditedChange<T>(
   run: (q: Queryable) => Promise<T>,
 ): Promise<T> {
   if (runsAlone(db)) return run(db);
-  return db.transaction(async (tx) => {
-    // Sent now, in this order (`execute()`, not a `then`, which would send them a microtask
-    // later, after the change), and not awaited: the session runs them in the order sent.
-    const locks = [tx.execute(target.rows).execute(), tx.execute(chainLock(target.companyId)).execute()];
-    const [result] = await Promise.all([run(tx), ...locks]);
-    return result;
-  });
+  return db.transaction((tx) => inAuditedOrder(tx, target, () => run(tx)));
+}
+
+/**
+ * Runs a statement of `auditedChangeSql` inside `tx`, a transaction of the caller's: on PostgreSQL
+ * after the rows' locks and the chain's (see `runAuditedChange`), on the embedded database as it
+ * is. For a change whose transaction also reads what it changes first.
+ */
+export async function inAuditedOrder<T>(
+  tx: Queryable,
+  target: AuditedTarget,
+  run: () => Promise<T>,
+): Promise<T> {
+  if (runsAlone(tx)) return run();
+  // Sent now, in this order (`execute()`, not a `then`, which would send them a microtask later,
+  // after the change), and not awaited: the session runs them in the order sent.
+  const locks = [...target.rows, chainLock(target.companyId)].map((lock) => tx.execute(lock).execute());
+  const [result] = await Promise.all([run(), ...locks]);
+  return result;
 }
 
 /** Walks the company's chain from the start and lists every edited or missing entry (first 100). */

@@ -59,15 +59,15 @@ const EDITED_COLUMNS = {
  */
 const editStatement = builtSqlOnce((q) =>
   plannedOnce(
-    auditedChangeSql(
-      q
+    auditedChangeSql({
+      change: q
         .update(devices)
         .set(placeholdersFor(EDITED_COLUMNS))
         .where(eq(devices.id, sql.placeholder('whereId')))
         .returning()
         .getSQL(),
-      sql`select ${deviceRow(true)} as row from changed as ${devices}`,
-    ),
+      answer: sql`select ${deviceRow(true)} as row from changed as ${devices}`,
+    }),
   ),
 );
 
@@ -104,7 +104,7 @@ export async function editDevice(
   });
   const target = {
     companyId: actor.companyId,
-    rows: sql`select 1 from ${devices} where ${devices.id} = ${device.id} for update`,
+    rows: [sql`select 1 from ${devices} where ${devices.id} = ${device.id} for no key update`],
   };
   const [found] = await runAuditedChange(db, target, (q) =>
     editStatement(q).rows<{ row: DeviceJson | string }>({ whereId: device.id, ...edited, ...audit }),

@@ -1,0 +1,150 @@
+import type { AlarmSettingView, ChainVerification } from '@coldchain/contract';
+import { and, eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import type { Db } from '../../db/client';
+import { call, useTestApp } from '../../test/build-app';
+import { auditLog } from '../audit/audit.table';
+import { devices } from '../devices/devices.table';
+import { presentSetting } from './alarm-settings.service';
+import { alarmFixture, postReadings } from './alarm-test-support';
+import { alarmRecords, alarmSettings, alarmState } from './alarms.table';
+
+/** An engine state row of `settingId`, active or not, as the engine leaves one mid-excursion. */
+async function engineState(
+  db: Db,
+  f: Awaited<ReturnType<typeof alarmFixture>>,
+  settingId: number,
+  active: boolean,
+) {
+  await db.insert(alarmState).values({
+    settingId,
+    sensorId: f.sensor.id,
+    companyId: f.company.id,
+    deviceId: Number(f.device.id),
+    state: { phase: active ? 'delaying' : 'normal' } as never,
+    active,
+  });
+}
+
+const deviceState = async (db: Db, id: string) =>
+  (
+    await db
+      .select({ state: devices.state })
+      .from(devices)
+      .where(eq(devices.id, Number(id)))
+  )[0]!.state;
+
+/**
+ * A rule edit with no alarm of the rule open is one statement (alarm-settings.service.ts,
+ * `quickEditStatement`); with one open it is the transaction that ends it. Both must leave the
+ * same things behind: the rule, its audit entry, its engine states gone, its device's state.
+ */
+describe('a rule edit in one statement', () => {
+  const ctx = useTestApp();
+
+  it('records the rule as stored, drops its states and sets its device’s state from the others', async () => {
+    const f = await alarmFixture(ctx.app);
+    const edited = await f.save({});
+    const other = await f.save({ alarmType: 'overLimit', min: -5, max: 30, level: 2 });
+    const id = Number(edited.body.data.id);
+    await ctx.app.db
+      .update(devices)
+      .set({ state: 2 })
+      .where(eq(devices.id, Number(f.device.id)));
+    await engineState(ctx.app.db, f, id, true);
+
+    const saved = await f.save({
+      id: String(id),
+      max: 7.5,
+      level: 3,
+      weekdays: [5, 1, 3],
+      channels: ['email'],
+    });
+    expect(saved.body).toMatchObject({ msgContent: 'success', data: { id: String(id) } });
+    // Its only active state is gone, the other rule has none: the device is back to normal.
+    expect(await ctx.app.db.select().from(alarmState).where(eq(alarmState.settingId, id))).toEqual([]);
+    expect(await deviceState(ctx.app.db, f.device.id)).toBe(1);
+
+    const [stored] = await ctx.app.db.select().from(alarmSettings).where(eq(alarmSettings.id, id));
+    const [entry] = await ctx.app.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'alarmSetting.edit'), eq(auditLog.targetId, String(id))));
+    // The entry's "after" is the stored row as the console shows it, and its "before" the rule saved first.
+    expect(entry!.after).toEqual(JSON.parse(JSON.stringify(presentSetting(stored!))));
+    expect(entry!.after).toMatchObject({ max: 7.5, level: 3, weekdays: [1, 3, 5], channels: ['email'] });
+    expect(entry!.before).toMatchObject({ max: 8, level: 1, channels: ['email', 'sms'] });
+
+    // Another rule's active state keeps the device alarming after an edit of this one.
+    await engineState(ctx.app.db, f, Number(other.body.data.id), true);
+    await ctx.app.db
+      .update(devices)
+      .set({ state: 2 })
+      .where(eq(devices.id, Number(f.device.id)));
+    await engineState(ctx.app.db, f, id, true);
+    expect((await f.save({ id: String(id), max: 7 })).body.msgContent).toBe('success');
+    expect(await deviceState(ctx.app.db, f.device.id)).toBe(2);
+    const chain = await call<ChainVerification>(ctx.app, '/api/audit/verifyChain', {}, f.as);
+    expect(chain.body.data).toMatchObject({ ok: true, problems: [] });
+  });
+
+  it('ends an open alarm of the rule the long way, and edits it as the quick way would', async () => {
+    const f = await alarmFixture(ctx.app);
+    const created = await f.save({});
+    await postReadings(ctx.app, f.device, [{ ts: Date.now(), v: 9.4 }]);
+    await ctx.app.alarms.idle();
+    const [open] = await ctx.app.db
+      .select()
+      .from(alarmRecords)
+      .where(eq(alarmRecords.companyId, f.company.id));
+    expect(open?.endTime).toBeNull();
+
+    expect((await f.save({ id: created.body.data.id, max: 12 })).body.msgContent).toBe('success');
+    const [ended] = await ctx.app.db.select().from(alarmRecords).where(eq(alarmRecords.id, open!.id));
+    expect(ended).toMatchObject({ endReason: 'ruleEdited' });
+    expect(ended!.endTime).not.toBeNull();
+    const actions = await ctx.app.db
+      .select({ action: auditLog.action })
+      .from(auditLog)
+      .where(eq(auditLog.companyId, f.company.id))
+      .orderBy(auditLog.seq);
+    expect(actions.map((a) => a.action)).toEqual([
+      'device.add',
+      'alarmSetting.create',
+      'alarm.endByRule',
+      'alarmSetting.edit',
+    ]);
+    const list = await call<{ list: AlarmSettingView[] }>(
+      ctx.app,
+      '/api/deviceAlarmRule/alarmList',
+      { deviceId: f.device.id, pageNum: 1, pageSize: 10 },
+      f.as,
+    );
+    expect(list.body.data.list.find((s) => s.id === created.body.data.id)).toMatchObject({ max: 12 });
+  });
+
+  it('keeps every edit of a rule saved at once, in one gap-free chain', async () => {
+    const f = await alarmFixture(ctx.app);
+    const created = await f.save({});
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => f.save({ id: created.body.data.id, max: 10 + i })),
+    );
+    expect(answers.map((a) => a.body.msgContent)).toEqual(answers.map(() => 'success'));
+    const edits = await ctx.app.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'alarmSetting.edit'), eq(auditLog.targetId, created.body.data.id)))
+      .orderBy(auditLog.seq);
+    expect(edits).toHaveLength(10);
+    // Each edit's "before" is the rule the previous one left: none was lost or based on a stale read.
+    for (let i = 1; i < edits.length; i++)
+      expect((edits[i]!.before as { max: number }).max).toBe((edits[i - 1]!.after as { max: number }).max);
+    const [stored] = await ctx.app.db
+      .select()
+      .from(alarmSettings)
+      .where(eq(alarmSettings.id, Number(created.body.data.id)));
+    expect(stored!.max).toBe((edits.at(-1)!.after as { max: number }).max);
+    const chain = await call<ChainVerification>(ctx.app, '/api/audit/verifyChain', {}, f.as);
+    expect(chain.body.data).toMatchObject({ ok: true, problems: [] });
+  });
+});
