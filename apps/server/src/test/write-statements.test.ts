@@ -23,6 +23,7 @@ describe('statements per write', () => {
   let departmentId: string;
   let settingId: string;
   let alarmId: string;
+  let adminId: string;
 
   beforeAll(async () => {
     const db = ctx.app.db;
@@ -64,6 +65,7 @@ describe('statements per write', () => {
       })
       .returning();
     alarmId = String(alarm!.id);
+    adminId = String(company.admin.id);
     token = await login(ctx.app, company.admin.account);
   });
 
@@ -96,7 +98,7 @@ describe('statements per write', () => {
     expect(locks(statements)).toHaveLength(runsAlone(ctx.app.db) ? 0 : 2);
   });
 
-  it('saves a rule in three statements, no alarm of it open', async () => {
+  it('saves a rule in four statements, no alarm of it open', async () => {
     const statements = await sent('/api/deviceAlarmRule/saveAlarmSetting', {
       id: settingId,
       carrier: 'sensor',
@@ -105,13 +107,14 @@ describe('statements per write', () => {
       alarmType: 'overLimit',
       max: 9,
       repeat: 1,
-      channels: [],
-      notifierIds: [],
+      channels: ['sms', 'email'],
+      notifierIds: [adminId],
     });
-    // The sensor in scope, the rule (locked, and whether an alarm of it is open), then its update,
-    // its states' delete, the device's state and the audit append in one; on PostgreSQL after
-    // the device's and the chain's locks.
-    expect(statements).toHaveLength(runsAlone(ctx.app.db) ? 3 : 5);
+    // The sensor in scope with its device's tier (a remote channel), the notifiers' membership,
+    // the rule (locked, and whether an alarm of it is open), then its update, its states' delete,
+    // the device's state and the audit append in one; on PostgreSQL after the device's and the
+    // chain's locks.
+    expect(statements).toHaveLength(runsAlone(ctx.app.db) ? 4 : 6);
     expect(locks(statements)).toHaveLength(runsAlone(ctx.app.db) ? 0 : 2);
   });
 

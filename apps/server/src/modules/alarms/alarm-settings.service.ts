@@ -22,7 +22,6 @@ import {
   recordAudit,
 } from '../audit/audit.service';
 import { companyMembers } from '../companies/companies.table';
-import { findDeviceId } from '../devices/devices.service';
 import { devices, sensors } from '../devices/devices.table';
 import { selectedDevices } from '../devices/devices-batch.service';
 import { deviceIdsWhere, wholeCompanyOf } from '../org/access';
@@ -30,7 +29,7 @@ import { endOpenAlarms } from './alarm-end';
 import { everyNotifier, presentEscalation, storeEscalation } from './alarm-escalation';
 import { devicesLockFor, lockDevicesForAlarmChange, type SettingRow, syncDeviceStates } from './alarm-writer';
 import { alarmRecords, alarmSettings, alarmState } from './alarms.table';
-import { assertRemoteAlarmAllowed } from './remote-alarm';
+import { assertRemoteAlarmAllowed, assertTiersAllowRemoteAlarm } from './remote-alarm';
 
 /** Escalation levels are optional: callers inside the server (demo seed) may leave them out. */
 type WithOptionalEscalation<T extends { escalation: unknown }> = Omit<T, 'escalation'> &
@@ -75,21 +74,34 @@ export function presentSetting(s: SettingRow): AlarmSettingView {
   };
 }
 
-/** The device (and sensor) a setting is on; a target of another company does not exist. */
+/**
+ * The device (and sensor) a setting is on, with the device's serial and version for the remote
+ * alarm check; a target of another company does not exist.
+ */
 async function resolveTarget(db: Db, scope: SQL, input: SaveAlarmSettingInput) {
-  if (input.carrier === 'device') {
-    return { deviceId: await findDeviceId(db, scope, input.targetId), sensorId: null };
-  }
   const id = idFromWire(input.targetId);
+  const device = { id: devices.id, serial: devices.serial, version: devices.version };
+  if (input.carrier === 'device') {
+    const [found] = id
+      ? await db
+          .select(device)
+          .from(devices)
+          .where(and(scope, eq(devices.id, id)))
+          .limit(1)
+      : [];
+    if (!found) throw new AppError('DEVICE_NOT_FOUND');
+    return { deviceId: found.id, sensorId: null, device: found };
+  }
   const [sensor] = id
     ? await db
-        .select({ id: sensors.id, deviceId: sensors.deviceId })
+        .select({ id: sensors.id, device })
         .from(sensors)
-        .where(and(eq(sensors.id, id), sql`${sensors.deviceId} IN ${deviceIdsWhere(scope)}`))
+        .innerJoin(devices, eq(devices.id, sensors.deviceId))
+        .where(and(eq(sensors.id, id), scope))
         .limit(1)
     : [];
   if (!sensor) throw new AppError('SENSOR_NOT_FOUND');
-  return { deviceId: sensor.deviceId, sensorId: sensor.id };
+  return { deviceId: sensor.device.id, sensorId: sensor.id, device: sensor.device };
 }
 
 /** `findSetting` for a caller who sees the whole company, its SQL built once (db/built-once.ts). */
@@ -350,10 +362,18 @@ export async function saveAlarmSetting(
   input: SaveAlarmSettingInput,
 ): Promise<{ id: string }> {
   const { companyId } = actor;
-  const target = await resolveTarget(db, scope, input);
-  await assertRemoteAlarmAllowed(db, [target.deviceId], channelsOf(input));
+  // The target and the notifiers are read side by side (the embedded database's thread runs
+  // statements that arrive together in one call); a target not found is said first, as before.
+  const [found, rule] = await Promise.allSettled([
+    resolveTarget(db, scope, input),
+    ruleValues(db, companyId, input),
+  ]);
+  if (found.status === 'rejected') throw found.reason;
+  if (rule.status === 'rejected') throw rule.reason;
+  const target = found.value;
+  assertTiersAllowRemoteAlarm([target.device], channelsOf(input));
   const values = {
-    ...(await ruleValues(db, companyId, input)),
+    ...rule.value,
     carrier: input.carrier,
     targetId: idFromWire(input.targetId)!,
     deviceId: target.deviceId,

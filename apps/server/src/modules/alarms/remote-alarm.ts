@@ -25,7 +25,16 @@ export async function assertRemoteAlarmAllowed(
     .select({ serial: devices.serial, version: devices.version })
     .from(devices)
     .where(inArray(devices.id, deviceIds));
-  const basic = rows.find((d) => TIERS_WITHOUT_REMOTE_ALARM.has(d.version));
+  assertTiersAllowRemoteAlarm(rows, channels);
+}
+
+/** `assertRemoteAlarmAllowed` for devices whose version the caller read already. */
+export function assertTiersAllowRemoteAlarm(
+  found: readonly { serial: string; version: string }[],
+  channels: readonly string[],
+): void {
+  if (!channels.some((c) => REMOTE_ALARM_CHANNELS.has(c))) return;
+  const basic = found.find((d) => TIERS_WITHOUT_REMOTE_ALARM.has(d.version));
   if (basic) throw new AppError('REMOTE_ALARM_UNAVAILABLE', { serial: basic.serial });
 }
 

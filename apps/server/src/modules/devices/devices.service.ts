@@ -174,20 +174,6 @@ export async function findDevice(db: Queryable, scope: SQL, wireId: string): Pro
   return device;
 }
 
-/** `findDevice` for a caller that needs only the id: one column to build, send and map, not 27. */
-export async function findDeviceId(db: Queryable, scope: SQL, wireId: string): Promise<number> {
-  const id = idFromWire(wireId);
-  const [device] = id
-    ? await db
-        .select({ id: devices.id })
-        .from(devices)
-        .where(and(scope, eq(devices.id, id)))
-        .limit(1)
-    : [];
-  if (!device) throw new AppError('DEVICE_NOT_FOUND');
-  return device.id;
-}
-
 /** Issues a new key; the old one stops working at once (connected sessions are dropped). */
 export async function resetDeviceKey(db: Db, actor: Actor, scope: SQL, wireId: string) {
   const device = await findDevice(db, scope, wireId);
