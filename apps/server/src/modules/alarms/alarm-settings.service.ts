@@ -11,6 +11,7 @@ import type {
 import { and, asc, count, eq, getTableColumns, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import { builtOnce, builtSqlOnce, placeholdersFor, UNNAMED } from '../../db/built-once';
 import type { Db, Tx } from '../../db/client';
+import { runsAlone } from '../../db/one-session';
 import { plannedOnce } from '../../db/planned-once';
 import { AppError } from '../../lib/app-error';
 import { idFromWire, idToWire } from '../../lib/ids';
@@ -148,8 +149,8 @@ const SETTING_TO_EDIT = {
 };
 
 /** `findSettingToEdit` for a caller who sees the whole company, its SQL built once. */
-const settingToEditOfWholeCompany = builtOnce((q) =>
-  q
+const settingToEditOfWholeCompany = builtOnce((q) => {
+  const query = q
     .select(SETTING_TO_EDIT)
     .from(alarmSettings)
     .where(
@@ -158,15 +159,27 @@ const settingToEditOfWholeCompany = builtOnce((q) =>
         sql`${alarmSettings.deviceId} IN ${deviceIdsWhere(eq(devices.companyId, sql.placeholder('companyId')))}`,
       ),
     )
-    .limit(1)
-    .for('no key update')
-    .prepare(UNNAMED),
-);
+    .limit(1);
+  // Built once per driver, so once per kind of database: the lock only where sessions run side
+  // by side (on the embedded database it orders nothing, and it writes the row to lock it).
+  return (runsAlone(q) ? query : query.for('no key update')).prepare(UNNAMED);
+});
+
+/** `settingToEditOfWholeCompany` for a scope narrower than the company, built at each call. */
+function settingToEditInScope(tx: Tx, scope: SQL, id: number) {
+  const query = tx
+    .select(SETTING_TO_EDIT)
+    .from(alarmSettings)
+    .where(and(eq(alarmSettings.id, id), sql`${alarmSettings.deviceId} IN ${deviceIdsWhere(scope)}`))
+    .limit(1);
+  return runsAlone(tx) ? query : query.for('no key update');
+}
 
 /**
  * `findSetting`, and whether an alarm of the setting is open: an edit with none is one statement
- * (`quickEditStatement`). Locked as `findSetting` locks (on PostgreSQL: the rule first, then its
- * devices, then the chain, the order of every rule change).
+ * (`quickEditStatement`). Locked as `findSetting` locks on PostgreSQL (the rule first, then its
+ * devices, then the chain, the order of every rule change); the embedded database runs one
+ * transaction at a time, and the lock would only write the row.
  */
 async function findSettingToEdit(tx: Tx, scope: SQL, wireId: string) {
   const id = idFromWire(wireId);
@@ -175,12 +188,7 @@ async function findSettingToEdit(tx: Tx, scope: SQL, wireId: string) {
     ? []
     : companyId !== undefined
       ? await settingToEditOfWholeCompany(tx).execute({ id, companyId })
-      : await tx
-          .select(SETTING_TO_EDIT)
-          .from(alarmSettings)
-          .where(and(eq(alarmSettings.id, id), sql`${alarmSettings.deviceId} IN ${deviceIdsWhere(scope)}`))
-          .limit(1)
-          .for('no key update');
+      : await settingToEditInScope(tx, scope, id);
   if (!found) throw new AppError('ALARM_SETTING_NOT_FOUND');
   const { hasOpenAlarm, ...row } = found;
   return { row: row as SettingRow, hasOpenAlarm };
@@ -300,15 +308,18 @@ const quickEditStatement = builtSqlOnce((q) => {
     )
     .returning({ id: alarmSettings.id })
     .getSQL();
+  // A device whose state stays is not written (a row version and its index entries saved).
+  const newState = sql`case
+        when exists (select 1 from ${alarmState} s where s.company_id = ${companyId} and s.device_id = d.id
+                       and s.active and s.setting_id <> ${settingId})
+        then 2 else 1 end`;
   const alongside = sql`cleared as (
       delete from ${alarmState} where company_id = ${companyId} and setting_id in (select id from changed)
     ), device_states as (
-      update ${devices} d set state = case
-        when exists (select 1 from ${alarmState} s where s.company_id = ${companyId} and s.device_id = d.id
-                       and s.active and s.setting_id <> ${settingId})
-        then 2 else 1 end
+      update ${devices} d set state = ${newState}
       where d.id in (${sql.placeholder('oldDeviceId')}::bigint, ${sql.placeholder('newDeviceId')}::bigint)
-        and d.company_id = ${companyId} and d.state in (1, 2) and exists (select 1 from changed)
+        and d.company_id = ${companyId} and d.state in (1, 2) and d.state <> ${newState}
+        and exists (select 1 from changed)
     )`;
   return plannedOnce(
     auditedChangeSql({ change, alongside, answer: sql`select (select id from changed) as id` }),

@@ -360,7 +360,7 @@ export interface SavedState {
  * device's state from them: 2 while any alarm of it is active, back to 1 when none. Only states 1
  * and 2 are the engine's: abnormal (3, set by ingest for values beyond the measuring range),
  * offline, service and disposed win over an alarm. The sub-statements share one snapshot, so the
- * active flags just written count through `saved`.
+ * active flags just written count through `saved`. A device already in its state is left as it is.
  */
 export async function saveStates(tx: Tx, companyId: number, states: SavedState[], deviceIds: number[]) {
   const rows = states.map((s) => ({
@@ -381,15 +381,21 @@ export async function saveStates(tx: Tx, companyId: number, states: SavedState[]
         set state = excluded.state, active = excluded.active, updated_at = now()
       returning setting_id, sensor_id, device_id, active
     )
-    update ${devices} d set state = case
-      when exists (select 1 from saved where saved.device_id = d.id and saved.active)
-        or exists (select 1 from ${alarmState} s
-                   where s.company_id = ${companyId} and s.device_id = d.id and s.active
-                     and not exists (select 1 from saved where saved.setting_id = s.setting_id
-                                                          and saved.sensor_id = s.sensor_id))
-      then 2 else 1 end
-    from unnest(${pgArray(deviceIds)}::bigint[]) as i(id)
-    -- Driven by the ids (the primary key), not by the company's devices in states 1 and 2.
-    where d.id = i.id and d.company_id = ${companyId} and d.state in (1, 2)`),
+    , next as (
+      select d.id, case
+        when exists (select 1 from saved where saved.device_id = d.id and saved.active)
+          or exists (select 1 from ${alarmState} s
+                     where s.company_id = ${companyId} and s.device_id = d.id and s.active
+                       and not exists (select 1 from saved where saved.setting_id = s.setting_id
+                                                            and saved.sensor_id = s.sensor_id))
+        then 2 else 1 end as state
+      from ${devices} d join unnest(${pgArray(deviceIds)}::bigint[]) as i(id) on d.id = i.id
+      -- Driven by the ids (the primary key), not by the company's devices in states 1 and 2.
+      where d.company_id = ${companyId} and d.state in (1, 2)
+    )
+    -- A device whose state stays is not written: a row version and its index entries saved. The
+    -- states are checked on the row updated too: PostgreSQL checks a row changed meanwhile again.
+    update ${devices} d set state = next.state from next
+    where d.id = next.id and d.state in (1, 2) and d.state <> next.state`),
   );
 }
