@@ -1,79 +1,34 @@
 import type {
-  AlarmChannel,
   AlarmEndReason,
   AlarmSettingListRequest,
   AlarmSettingView,
-  AlarmType,
   BatchSaveAlarmSettingRequest,
   Page,
-  SaveAlarmSettingRequest,
 } from '@coldchain/contract';
-import { and, asc, count, eq, getTableColumns, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
-import { builtOnce, builtSqlOnce, placeholdersFor, UNNAMED } from '../../db/built-once';
+import { and, asc, count, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { builtOnce, placeholdersFor, UNNAMED } from '../../db/built-once';
 import type { Db, Tx } from '../../db/client';
-import { runsAlone } from '../../db/one-session';
-import { plannedOnce } from '../../db/planned-once';
 import { AppError } from '../../lib/app-error';
 import { idFromWire, idToWire } from '../../lib/ids';
-import {
-  type Actor,
-  auditedChangeSql,
-  auditedValues,
-  inAuditedOrder,
-  recordAudit,
-} from '../audit/audit.service';
-import { companyMembers } from '../companies/companies.table';
+import { type Actor, recordAudit } from '../audit/audit.service';
 import { devices, sensors } from '../devices/devices.table';
 import { selectedDevices } from '../devices/devices-batch.service';
 import { deviceIdsWhere, wholeCompanyOf } from '../org/access';
 import { endOpenAlarms } from './alarm-end';
-import { everyNotifier, presentEscalation, storeEscalation } from './alarm-escalation';
-import { devicesLockFor, lockDevicesForAlarmChange, type SettingRow, syncDeviceStates } from './alarm-writer';
-import { alarmRecords, alarmSettings, alarmState } from './alarms.table';
+import {
+  channelsOf,
+  presentSetting,
+  ruleValues,
+  type SaveAlarmSettingInput,
+  STORED_RULE_COLUMNS,
+} from './alarm-rule-values';
+import { tryQuickEdit } from './alarm-setting-quick-edit';
+import { lockDevicesForAlarmChange, type SettingRow, syncDeviceStates } from './alarm-writer';
+import { alarmRecords, alarmSettings } from './alarms.table';
 import { assertRemoteAlarmAllowed, assertTiersAllowRemoteAlarm } from './remote-alarm';
 
-/** Escalation levels are optional: callers inside the server (demo seed) may leave them out. */
-type WithOptionalEscalation<T extends { escalation: unknown }> = Omit<T, 'escalation'> &
-  Partial<Pick<T, 'escalation'>>;
-export type SaveAlarmSettingInput = WithOptionalEscalation<SaveAlarmSettingRequest>;
-
-/** The rule fields both saves share (contract `alarmRuleFields`). */
-type AlarmRule = Omit<SaveAlarmSettingInput, 'id' | 'carrier' | 'targetId'>;
-
-/** Every channel a rule may use, its escalation levels' included (remote-alarm check). */
-/** Every channel a rule names, its escalation levels' included. */
-export const channelsOf = (rule: AlarmRule) => [
-  ...new Set([...rule.channels, ...(rule.escalation ?? []).flatMap((e) => e.channels)]),
-];
-
-export function presentSetting(s: SettingRow): AlarmSettingView {
-  return {
-    id: idToWire(s.id),
-    carrier: s.carrier,
-    targetId: idToWire(s.targetId),
-    deviceId: idToWire(s.deviceId),
-    sensorId: s.sensorId === null ? null : idToWire(s.sensorId),
-    level: s.level,
-    alarmType: s.alarmType as AlarmType,
-    min: s.min,
-    max: s.max,
-    preMin: s.preMin,
-    preMax: s.preMax,
-    delaySeconds: s.delaySeconds,
-    hysteresis: s.hysteresis,
-    repeat: s.repeat,
-    repeatIntervalSeconds: s.repeatIntervalSeconds,
-    escalateAfterSeconds: s.escalateAfterSeconds,
-    channels: s.channels as AlarmChannel[],
-    timeSlot: s.allDay ? 'allDay' : 'periods',
-    periods: s.periods,
-    weekdays: s.weekdays,
-    timeZone: s.timeZone,
-    notifierIds: s.notifierIds.map(idToWire),
-    escalation: presentEscalation(s.escalation),
-    enabled: s.enabled,
-  };
-}
+// The rule's shapes live in alarm-rule-values.ts; these are what callers of the saves import.
+export { channelsOf, presentSetting, type SaveAlarmSettingInput };
 
 /**
  * The device (and sensor) a setting is on, with the device's serial and version for the remote
@@ -141,132 +96,9 @@ async function findSetting(db: Db | Tx, scope: SQL, wireId: string): Promise<Set
   return row;
 }
 
-/** A setting, and whether an alarm of it is open (an edit must end it: the long way). */
-const SETTING_TO_EDIT = {
-  ...getTableColumns(alarmSettings),
-  hasOpenAlarm: sql<boolean>`exists (select 1 from ${alarmRecords} r
-    where r.company_id = ${alarmSettings.companyId} and r.setting_id = ${alarmSettings.id} and r.end_time is null)`,
-};
-
-/** `findSettingToEdit` for a caller who sees the whole company, its SQL built once. */
-const settingToEditOfWholeCompany = builtOnce((q) => {
-  const query = q
-    .select(SETTING_TO_EDIT)
-    .from(alarmSettings)
-    .where(
-      and(
-        eq(alarmSettings.id, sql.placeholder('id')),
-        sql`${alarmSettings.deviceId} IN ${deviceIdsWhere(eq(devices.companyId, sql.placeholder('companyId')))}`,
-      ),
-    )
-    .limit(1);
-  // Built once per driver, so once per kind of database: the lock only where sessions run side
-  // by side (on the embedded database it orders nothing, and it writes the row to lock it).
-  return (runsAlone(q) ? query : query.for('no key update')).prepare(UNNAMED);
-});
-
-/** `settingToEditOfWholeCompany` for a scope narrower than the company, built at each call. */
-function settingToEditInScope(tx: Tx, scope: SQL, id: number) {
-  const query = tx
-    .select(SETTING_TO_EDIT)
-    .from(alarmSettings)
-    .where(and(eq(alarmSettings.id, id), sql`${alarmSettings.deviceId} IN ${deviceIdsWhere(scope)}`))
-    .limit(1);
-  return runsAlone(tx) ? query : query.for('no key update');
-}
-
-/**
- * `findSetting`, and whether an alarm of the setting is open: an edit with none is one statement
- * (`quickEditStatement`). Locked as `findSetting` locks on PostgreSQL (the rule first, then its
- * devices, then the chain, the order of every rule change); the embedded database runs one
- * transaction at a time, and the lock would only write the row.
- */
-async function findSettingToEdit(tx: Tx, scope: SQL, wireId: string) {
-  const id = idFromWire(wireId);
-  const companyId = wholeCompanyOf(scope);
-  const [found] = !id
-    ? []
-    : companyId !== undefined
-      ? await settingToEditOfWholeCompany(tx).execute({ id, companyId })
-      : await settingToEditInScope(tx, scope, id);
-  if (!found) throw new AppError('ALARM_SETTING_NOT_FOUND');
-  const { hasOpenAlarm, ...row } = found;
-  return { row: row as SettingRow, hasOpenAlarm };
-}
-
 /** Why an edit ends the open alarms: switching the rule off, or changing it. */
 const editReason = (existing: SettingRow, enabled: boolean): AlarmEndReason =>
   existing.enabled && !enabled ? 'ruleDisabled' : 'ruleEdited';
-
-/** The stored columns of a rule; its notifiers must be members of the company. */
-async function ruleValues(db: Db, companyId: number, input: AlarmRule) {
-  const notifierIds = input.notifierIds.map((id) => idFromWire(id)!);
-  const escalation = storeEscalation(input.escalation ?? []);
-  const everyone = everyNotifier(notifierIds, escalation);
-  if (everyone.length > 0) {
-    const members = await db
-      .select({ userId: companyMembers.userId })
-      .from(companyMembers)
-      .where(and(eq(companyMembers.companyId, companyId), inArray(companyMembers.userId, everyone)));
-    if (members.length !== everyone.length) throw new AppError('NOTIFIER_NOT_MEMBER');
-  }
-  const allDay = (input.timeSlot ?? (input.periods.length > 0 ? 'periods' : 'allDay')) === 'allDay';
-  return {
-    companyId,
-    level: input.level,
-    alarmType: input.alarmType,
-    min: input.min ?? null,
-    max: input.max ?? null,
-    preMin: input.preMin ?? null,
-    preMax: input.preMax ?? null,
-    delaySeconds: input.delaySeconds,
-    hysteresis: input.hysteresis,
-    repeat: input.repeat,
-    repeatIntervalSeconds: input.repeatIntervalSeconds,
-    escalateAfterSeconds: input.escalateAfterSeconds,
-    allDay,
-    periods: allDay ? [] : input.periods,
-    weekdays: [...input.weekdays].sort((a, b) => a - b),
-    timeZone: input.timeZone,
-    channels: input.channels,
-    notifierIds,
-    escalation,
-    enabled: input.enabled,
-  };
-}
-
-/** What a save writes into a rule's row: its rule and where it is. */
-type StoredRule = Awaited<ReturnType<typeof ruleValues>> &
-  Pick<SettingRow, 'carrier' | 'targetId' | 'deviceId' | 'sensorId' | 'updatedAt'>;
-
-/** Every column a save writes; the type fails to check when a stored field is added or dropped. */
-const STORED_RULE_COLUMNS: Record<keyof StoredRule, true> = {
-  companyId: true,
-  level: true,
-  alarmType: true,
-  min: true,
-  max: true,
-  preMin: true,
-  preMax: true,
-  delaySeconds: true,
-  hysteresis: true,
-  repeat: true,
-  repeatIntervalSeconds: true,
-  escalateAfterSeconds: true,
-  allDay: true,
-  periods: true,
-  weekdays: true,
-  timeZone: true,
-  channels: true,
-  notifierIds: true,
-  escalation: true,
-  enabled: true,
-  carrier: true,
-  targetId: true,
-  deviceId: true,
-  sensorId: true,
-  updatedAt: true,
-};
 
 /** A rule's update, its SQL built once (db/built-once.ts): each column from the placeholder of its name. */
 const updateRule = builtOnce((q) =>
@@ -282,87 +114,6 @@ const updateRule = builtOnce((q) =>
     .returning()
     .prepare(UNNAMED),
 );
-
-/**
- * An edit of a rule with no alarm open as one statement (docs/performance.md, "Audited writes"):
- * the rule's update, if no alarm of it is open (the caller found none; checked again, as ingest
- * may have raised one since on PostgreSQL); its engine states dropped, so judging starts afresh; its devices' state (the old and the
- * new device) set from the states left, 2 while any is active, as `syncDeviceStates` does; and its
- * audit entry. It answers the rule's id, or none when it changed nothing: then an alarm was
- * raised meanwhile, and the caller saves the rule the long way. The sub-statements share one snapshot, so the dropped states are left out of
- * the devices' by their setting.
- */
-const quickEditStatement = builtSqlOnce((q) => {
-  const companyId = sql`${sql.placeholder('whereCompanyId')}::bigint`;
-  const settingId = sql`${sql.placeholder('whereId')}::bigint`;
-  const change = q
-    .update(alarmSettings)
-    .set(placeholdersFor(STORED_RULE_COLUMNS))
-    .where(
-      and(
-        sql`${alarmSettings.companyId} = ${companyId}`,
-        sql`${alarmSettings.id} = ${settingId}`,
-        sql`not exists (select 1 from ${alarmRecords} r
-          where r.company_id = ${companyId} and r.setting_id = ${settingId} and r.end_time is null)`,
-      ),
-    )
-    .returning({ id: alarmSettings.id })
-    .getSQL();
-  // A device whose state stays is not written (a row version and its index entries saved).
-  const newState = sql`case
-        when exists (select 1 from ${alarmState} s where s.company_id = ${companyId} and s.device_id = d.id
-                       and s.active and s.setting_id <> ${settingId})
-        then 2 else 1 end`;
-  const alongside = sql`cleared as (
-      delete from ${alarmState} where company_id = ${companyId} and setting_id in (select id from changed)
-    ), device_states as (
-      update ${devices} d set state = ${newState}
-      where d.id in (${sql.placeholder('oldDeviceId')}::bigint, ${sql.placeholder('newDeviceId')}::bigint)
-        and d.company_id = ${companyId} and d.state in (1, 2) and d.state <> ${newState}
-        and exists (select 1 from changed)
-    )`;
-  return plannedOnce(
-    auditedChangeSql({ change, alongside, answer: sql`select (select id from changed) as id` }),
-  );
-});
-
-/** Saves an edit by `quickEditStatement` in `tx`, where `existing` was found; false if it must go the long way. */
-async function quickEdit(
-  tx: Tx,
-  actor: Actor,
-  existing: SettingRow,
-  values: Omit<StoredRule, 'updatedAt'>,
-): Promise<boolean> {
-  const updatedAt = new Date();
-  const audit = auditedValues({
-    actor,
-    action: 'alarmSetting.edit',
-    targetType: 'alarmSetting',
-    targetId: existing.id,
-    before: presentSetting(existing),
-    after: presentSetting({ ...existing, ...values, updatedAt }),
-  });
-  // The rule is locked already (findSettingToEdit); then its devices, then the chain.
-  const target = {
-    companyId: actor.companyId,
-    rows: [devicesLockFor(actor.companyId, [existing.deviceId, values.deviceId])],
-  };
-  const [saved] = await inAuditedOrder(tx, target, () =>
-    quickEditStatement(tx).rows<{ id: number | string | null }>({
-      ...values,
-      updatedAt,
-      whereCompanyId: actor.companyId,
-      whereId: existing.id,
-      oldDeviceId: existing.deviceId,
-      newDeviceId: values.deviceId,
-      ...audit,
-    }),
-  );
-  return saved?.id != null;
-}
-
-/** Thrown inside a quick edit's transaction to undo it and save the long way. */
-class LongWay extends Error {}
 
 /** `/api/deviceAlarmRule/saveAlarmSetting`: creates a setting, or replaces one when `id` is given. */
 export async function saveAlarmSetting(
@@ -393,18 +144,7 @@ export async function saveAlarmSetting(
   // Most edits find no alarm of the rule open: found and saved by one statement each. The others
   // end those alarms, the long way, in a transaction of their own.
   if (input.id !== undefined) {
-    const wireId = input.id;
-    const quick = await db
-      .transaction(async (tx) => {
-        const existing = await findSettingToEdit(tx, scope, wireId);
-        if (existing.hasOpenAlarm) return null;
-        if (!(await quickEdit(tx, actor, existing.row, values))) throw new LongWay();
-        return { id: idToWire(existing.row.id) };
-      })
-      .catch((error: unknown) => {
-        if (error instanceof LongWay) return null;
-        throw error;
-      });
+    const quick = await tryQuickEdit(db, actor, scope, input.id, values);
     if (quick) return quick;
   }
   const saved = await db.transaction(async (tx) => {
