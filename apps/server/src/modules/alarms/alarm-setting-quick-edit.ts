@@ -9,7 +9,7 @@ import { type Actor, auditedChangeSql, auditedValues, inAuditedOrder } from '../
 import { devices } from '../devices/devices.table';
 import { deviceIdsWhere, wholeCompanyOf } from '../org/access';
 import { presentSetting, STORED_RULE_COLUMNS, type StoredRule } from './alarm-rule-values';
-import { devicesLockFor, type SettingRow } from './alarm-writer';
+import { deviceStatesFromAlarms, devicesLockFor, type SettingRow } from './alarm-writer';
 import { alarmRecords, alarmSettings, alarmState } from './alarms.table';
 
 /*
@@ -95,19 +95,15 @@ const quickEditStatement = builtSqlOnce((q) => {
     )
     .returning({ id: alarmSettings.id })
     .getSQL();
-  // A device whose state stays is not written (a row version and its index entries saved).
-  const newState = sql`case
-        when exists (select 1 from ${alarmState} s where s.company_id = ${companyId} and s.device_id = d.id
-                       and s.active and s.setting_id <> ${settingId})
-        then 2 else 1 end`;
   const alongside = sql`cleared as (
       delete from ${alarmState} where company_id = ${companyId} and setting_id in (select id from changed)
-    ), device_states as (
-      update ${devices} d set state = ${newState}
-      where d.id in (${sql.placeholder('oldDeviceId')}::bigint, ${sql.placeholder('newDeviceId')}::bigint)
-        and d.company_id = ${companyId} and d.state in (1, 2) and d.state <> ${newState}
-        and exists (select 1 from changed)
-    )`;
+    ), ${deviceStatesFromAlarms({
+      companyId,
+      // Only when the rule was changed: an edit that must go the long way writes nothing here.
+      deviceIds: sql`select unnest(array[${sql.placeholder('oldDeviceId')}::bigint,
+        ${sql.placeholder('newDeviceId')}::bigint]) where exists (select 1 from changed)`,
+      counted: sql`s.setting_id <> ${settingId}`,
+    })}`;
   return plannedOnce(
     auditedChangeSql({ change, alongside, answer: sql`select (select id from changed) as id` }),
   );

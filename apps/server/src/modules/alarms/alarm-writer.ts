@@ -380,22 +380,48 @@ export async function saveStates(tx: Tx, companyId: number, states: SavedState[]
       on conflict (setting_id, sensor_id) do update
         set state = excluded.state, active = excluded.active, updated_at = now()
       returning setting_id, sensor_id, device_id, active
-    )
-    , next as (
-      select d.id, case
-        when exists (select 1 from saved where saved.device_id = d.id and saved.active)
-          or exists (select 1 from ${alarmState} s
-                     where s.company_id = ${companyId} and s.device_id = d.id and s.active
-                       and not exists (select 1 from saved where saved.setting_id = s.setting_id
-                                                            and saved.sensor_id = s.sensor_id))
-        then 2 else 1 end as state
-      from ${devices} d join unnest(${pgArray(deviceIds)}::bigint[]) as i(id) on d.id = i.id
-      -- Driven by the ids (the primary key), not by the company's devices in states 1 and 2.
-      where d.company_id = ${companyId} and d.state in (1, 2)
-    )
-    -- A device whose state stays is not written: a row version and its index entries saved. The
-    -- states are checked on the row updated too: PostgreSQL checks a row changed meanwhile again.
-    update ${devices} d set state = next.state from next
-    where d.id = next.id and d.state in (1, 2) and d.state <> next.state`),
+    ), ${deviceStatesFromAlarms({
+      companyId: sql`${companyId}::bigint`,
+      // Driven by the ids (the primary key), not by the company's devices in states 1 and 2.
+      deviceIds: sql`select unnest(${pgArray(deviceIds)}::bigint[])`,
+      activeBySelf: sql`exists (select 1 from saved where saved.device_id = d.id and saved.active)`,
+      counted: sql`not exists (select 1 from saved where saved.setting_id = s.setting_id
+                                                      and saved.sensor_id = s.sensor_id)`,
+    })}
+    select count(*) from device_states`),
   );
+}
+
+/**
+ * The devices' state from their alarm states, as a part of a statement's `with` list named
+ * `device_states`: 2 while any alarm state of the device is active, back to 1 when none. Only the
+ * engine's states 1 and 2 are changed (abnormal, offline, service and disposed win over an
+ * alarm), and only a device whose state changes is written (a row version and its index entries
+ * saved); the state is checked on the row updated too, so PostgreSQL checks a row changed
+ * meanwhile again. A statement's sub-statements share one snapshot and cannot see each other's
+ * changes: `counted` says which stored states `s` still count (not those the statement rewrites
+ * or drops), `activeBySelf` which device `d` is active through the statement's own.
+ */
+export function deviceStatesFromAlarms(parts: {
+  companyId: SQL;
+  /** A subquery of the devices' ids. */
+  deviceIds: SQL;
+  activeBySelf?: SQL;
+  counted: SQL;
+}): SQL {
+  const { companyId, deviceIds, activeBySelf = sql`false`, counted } = parts;
+  return sql`device_states as (
+      update ${devices} target set state = next.state
+      from (
+        select d.id, case
+          when ${activeBySelf}
+            or exists (select 1 from ${alarmState} s
+                       where s.company_id = ${companyId} and s.device_id = d.id and s.active and ${counted})
+          then 2 else 1 end as state
+        from ${devices} d
+        where d.id in (${deviceIds}) and d.company_id = ${companyId} and d.state in (1, 2)
+      ) next
+      where target.id = next.id and target.state in (1, 2) and target.state <> next.state
+      returning target.id
+    )`;
 }

@@ -7,7 +7,7 @@ import type {
   ResolveAlarmRequest,
 } from '@coldchain/contract';
 import { ResolveState } from '@coldchain/contract';
-import { and, eq, type SQL, sql } from 'drizzle-orm';
+import { and, eq, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import { builtSqlOnce, sqlWithPlaceholders } from '../../db/built-once';
 import { type Db, type Queryable, queryRows } from '../../db/client';
 import { decodeJsonRow, jsonRowOf } from '../../db/json-rows';
@@ -124,7 +124,7 @@ function joinedOf(raw: AlarmJson): Joined {
 }
 
 /** The alarms of the company in scope that belong to devices the caller may see. */
-function visibleAlarms(companyId: number, scope: SQL): SQL {
+function visibleAlarms(companyId: number | Placeholder, scope: SQL): SQL {
   return and(
     eq(alarmRecords.companyId, companyId),
     sql`${alarmRecords.deviceId} IN ${deviceIdsWhere(scope)}`,
@@ -168,8 +168,10 @@ export async function pageAlarms(
 }
 
 /** `visibleAlarms` for a caller who sees the whole company, its company a placeholder. */
-const alarmsOfWholeCompany = sql`${alarmRecords.companyId} = ${sql.placeholder('companyId')}::bigint
-  and ${alarmRecords.deviceId} IN ${deviceIdsWhere(sql`${devices.companyId} = ${sql.placeholder('companyId')}::bigint`)}`;
+const alarmsOfWholeCompany = visibleAlarms(
+  sql.placeholder('companyId'),
+  eq(devices.companyId, sql.placeholder('companyId')),
+);
 
 /** `/api/alarm/alarmDetail`: the alarm as the list shows it, with what ends it and its sensor's equipment. */
 export async function getAlarmDetail(
@@ -217,12 +219,9 @@ const RESOLVABLE = [ResolveState.Pending, ResolveState.InProgress, ResolveState.
  * placeholders (the alarm, the resolution, the entry), given at each call.
  */
 function resolutionSql(visible: SQL): SQL {
-  const p = (name: string) => sql.placeholder(name);
+  const p = sql.placeholder;
   const found = sql`${visible} and ${alarmRecords.id} = ${p('id')}::bigint`;
-  const resolvable = sql`${alarmRecords.resolveState} in (${sql.join(
-    RESOLVABLE.map((state) => sql.raw(String(state))),
-    sql`, `,
-  )})`;
+  const resolvable = sql`${alarmRecords.resolveState} in (${sql.raw(RESOLVABLE.join(', '))})`;
   // The state is checked on the row updated as well as on the one read: were the alarm resolved
   // by a session that committed after this statement began, PostgreSQL checks the updated row's
   // newest version again (its lock, runAuditedChange, makes that the rule rather than a race).
@@ -241,6 +240,7 @@ function resolutionSql(visible: SQL): SQL {
 
 /** A resolution by a caller who sees the whole company, its SQL built once. */
 const resolutionOfWholeCompany = builtSqlOnce(() => resolutionSql(alarmsOfWholeCompany));
+
 /**
  * Closes an alarm with the resolver's account of it. Clearing the condition is the engine's job;
  * resolving is a person's decision, attributed to the caller. Once taken in hand the engine stops
@@ -302,9 +302,8 @@ export async function resolveAlarm(db: Db, actor: Actor, scope: SQL, input: Reso
   );
   if (!found?.row) {
     // Not resolved: the state the alarm was in says why (none: not there, or not the caller's).
-    if (found?.state === ResolveState.Resolved) throw new AppError('ALARM_ALREADY_RESOLVED');
     if (found?.state === ResolveState.Expired) throw new AppError('ALARM_EXPIRED');
-    // Resolvable when the statement began, resolved by someone else before its update ran.
+    // Resolved already, or resolvable when the statement began and resolved by someone else first.
     if (found?.state != null) throw new AppError('ALARM_ALREADY_RESOLVED');
     throw new AppError('ALARM_NOT_FOUND');
   }

@@ -36,7 +36,7 @@ function plain(value: unknown): unknown {
 type PreparedEntry = Omit<ChainedFields, 'seq'>;
 
 /** The chained fields of `entry` made by `actor` now. */
-function fieldsOf(actor: Actor, entry: AuditEntry): Omit<ChainedFields, 'seq'> {
+function fieldsOf(actor: Actor, entry: AuditEntry): PreparedEntry {
   return {
     companyId: actor.companyId,
     userId: actor.userId,
