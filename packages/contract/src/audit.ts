@@ -71,12 +71,13 @@ export interface OperationLogEntry {
 export interface ChainProblem {
   seq: number;
   /**
-   * `edited`: the entry no longer matches its own hash; `missing`: entries before it are gone;
-   * `relinked`: the entry before it was rewritten together with a new hash.
+   * `edited`: the entry no longer matches its own hash; `missing`: entries before it are gone
+   * (or, at the chain head's position, entries up to it: a deleted end of the chain); `relinked`:
+   * the entry before it was rewritten together with a new hash.
    */
   kind: 'edited' | 'missing' | 'relinked';
   detail: string;
-  /** When the entry at `seq` was written (epoch ms). */
+  /** When the entry at `seq` was written (epoch ms; for a deleted end, the last entry left's). */
   time: number;
   /** For `missing`: the first and last missing positions. */
   missingFrom?: number;

@@ -129,6 +129,40 @@ describe('resolving an alarm in one statement', () => {
     expect(chain.body.data).toEqual({ ok: true, checked: 5, problems: [] });
   });
 
+  it('records the state an alarm was resolved from when another session changed it during the resolution', async () => {
+    const company = await buildCompany(ctx.app.db);
+    const device = await buildDevice(ctx.app.db, company.id);
+    const token = await login(ctx.app, company.admin.account);
+    const taken = await alarmIn(ctx.app.db, company.id, device, ResolveState.Pending);
+    const expiring = await alarmIn(ctx.app.db, company.id, device, ResolveState.Pending);
+    /**
+     * The alarm's row is changed to `state` by a transaction that holds it while the resolution
+     * starts; on PostgreSQL the resolution's statement begins (its snapshot still showing the
+     * alarm pending) and waits for the row, on the embedded database it waits for the session.
+     */
+    const resolvedWhileChanged = (id: string, state: number) =>
+      ctx.app.db.transaction(async (tx) => {
+        await tx
+          .update(alarmRecords)
+          .set({ resolveState: state })
+          .where(eq(alarmRecords.id, Number(id)));
+        const resolution = call(ctx.app, '/api/alarm/resolveAlarm', { id, ...RESOLUTION }, { token });
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        return { resolution };
+      });
+    const { resolution: afterTaken } = await resolvedWhileChanged(taken, ResolveState.InProgress);
+    expect((await afterTaken).body.msgContent).toBe('success');
+    const [entry] = await ctx.app.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'alarm.resolve'), eq(auditLog.targetId, taken)));
+    expect(entry?.before).toEqual({ resolveState: ResolveState.InProgress });
+    const { resolution: afterExpiry } = await resolvedWhileChanged(expiring, ResolveState.Expired);
+    expect((await afterExpiry).body.msgContent).toBe('This alarm has expired and can no longer be resolved');
+    const chain = await call<ChainVerification>(ctx.app, '/api/audit/verifyChain', {}, { token });
+    expect(chain.body.data).toEqual({ ok: true, checked: 2, problems: [] });
+  });
+
   it('resolves for a department member only the alarms of devices they see', async () => {
     const company = await buildCompany(ctx.app.db);
     const pharmacy = await buildDepartment(ctx.app.db, company.id, { name: 'Pharmacy' });

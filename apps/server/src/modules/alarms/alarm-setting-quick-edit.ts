@@ -125,12 +125,9 @@ async function quickEdit(
     before: presentSetting(existing),
     after: presentSetting({ ...existing, ...values, updatedAt }),
   });
-  // The rule is locked already (findSettingToEdit); then its devices, then the chain.
-  const target = {
-    companyId: actor.companyId,
-    rows: [devicesLockFor(actor.companyId, [existing.deviceId, values.deviceId])],
-  };
-  const [saved] = await inAuditedOrder(tx, target, () =>
+  // The rule is locked already (findSettingToEdit); then its devices, then (the statement) the chain.
+  const devicesLocks = [devicesLockFor(actor.companyId, [existing.deviceId, values.deviceId])];
+  const [saved] = await inAuditedOrder(tx, devicesLocks, () =>
     quickEditStatement(tx).rows<{ id: number | string | null }>({
       ...values,
       updatedAt,

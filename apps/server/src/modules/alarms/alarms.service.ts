@@ -11,11 +11,12 @@ import { and, eq, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import { builtSqlOnce, sqlWithPlaceholders } from '../../db/built-once';
 import { type Db, type Queryable, queryRows } from '../../db/client';
 import { decodeJsonRow, jsonRowOf } from '../../db/json-rows';
+import { runsAlone } from '../../db/one-session';
 import { epochParam, pageOf, whenGiven } from '../../db/page-query';
 import { plannedOnce } from '../../db/planned-once';
 import { AppError } from '../../lib/app-error';
 import { idFromWire, idToWire } from '../../lib/ids';
-import { type Actor, auditedChangeSql, auditedValues, runAuditedChange } from '../audit/audit.service';
+import { type Actor, auditedChangeSql, auditedValues } from '../audit/audit.service';
 import { devices, sensors } from '../devices/devices.table';
 import { sensorEquipmentFrom, sensorEquipmentJson } from '../devices/sensor-equipment';
 import { deviceIdsWhere, wholeCompanyOf } from '../org/access';
@@ -211,35 +212,39 @@ export async function getAlarmDetail(
 const RESOLVABLE = [ResolveState.Pending, ResolveState.InProgress, ResolveState.Normalized];
 
 /**
- * A resolution as one statement (docs/performance.md, "Audited writes"): the update of the alarm
- * `visible` admits, if its state is resolvable, with the state it had; the audit entry, its
- * `before` that state; the answer, the alarm as the list shows it (the resolver's name read from
- * the users, the caller), and beside it the state the alarm had when the statement began, which
- * says why nothing was resolved (none: not there, or not the caller's). Its values are
- * placeholders (the alarm, the resolution, the entry), given at each call.
+ * A resolution as one statement (docs/performance.md, "Audited writes"): the alarm `visible`
+ * admits, read with its state (`old`); its update, if that state is resolvable; the audit entry,
+ * its `before` that state; the answer, the alarm as the list shows it (the resolver's name read
+ * from the users, the caller), and beside it the state read, which says why nothing was resolved
+ * (none: not there, or not the caller's). Its values are placeholders (the alarm, the resolution,
+ * the entry), given at each call.
+ *
+ * On PostgreSQL (`locking`) the alarm is locked as it is read: a statement that waited for
+ * another resolution, or for the engine's write of the alarm, reads the alarm as that writer
+ * left it, so a second resolution sees "resolved" and the entry's `before` is the state the
+ * alarm was really resolved from. The embedded database runs one statement at a time, and the
+ * lock would be a write for nothing there.
  */
-function resolutionSql(visible: SQL): SQL {
+function resolutionSql(visible: SQL, locking: boolean): SQL {
   const p = sql.placeholder;
-  const found = sql`${visible} and ${alarmRecords.id} = ${p('id')}::bigint`;
-  const resolvable = sql`${alarmRecords.resolveState} in (${sql.raw(RESOLVABLE.join(', '))})`;
-  // The state is checked on the row updated as well as on the one read: were the alarm resolved
-  // by a session that committed after this statement began, PostgreSQL checks the updated row's
-  // newest version again (its lock, runAuditedChange, makes that the rule rather than a race).
+  const lock = locking ? sql` for no key update of ${alarmRecords}` : sql``;
+  const reads = sql`old as (
+      select ${alarmRecords.id} as id, ${alarmRecords.resolveState} as state from ${alarmRecords}
+      where ${visible} and ${alarmRecords.id} = ${p('id')}::bigint${lock}
+    )`;
   const change = sql`update ${alarmRecords} set resolve_state = ${ResolveState.Resolved}::smallint,
       resolver_id = ${p('resolverId')}::bigint, resolve_time = ${p('resolveTime')}::timestamptz,
       resolve_type = ${p('resolveType')}::text, cause = ${p('cause')}::text, action = ${p('action')}::text
-    from (select ${alarmRecords.id} as id, ${alarmRecords.resolveState} as state from ${alarmRecords}
-          where ${found} and ${resolvable}) old
-    where ${alarmRecords.id} = old.id and ${resolvable}
+    from old where ${alarmRecords.id} = old.id and old.state in (${sql.raw(RESOLVABLE.join(', '))})
     returning ${alarmRecords}.*, old.state as old_state`;
   const answer = sql`select (select ${alarmRow(false)} from changed as ${alarmRecords}) as row,
-      (select ${alarmRecords.resolveState} from ${alarmRecords} where ${found}) as state`;
+      (select state from old) as state`;
   const before = sql`(select '{"resolveState":' || old_state || '}' from changed)`;
-  return plannedOnce(auditedChangeSql({ change, answer, before }));
+  return plannedOnce(auditedChangeSql({ reads, change, answer, before }));
 }
 
-/** A resolution by a caller who sees the whole company, its SQL built once. */
-const resolutionOfWholeCompany = builtSqlOnce(() => resolutionSql(alarmsOfWholeCompany));
+/** A resolution by a caller who sees the whole company, its SQL built once per driver. */
+const resolutionOfWholeCompany = builtSqlOnce((q) => resolutionSql(alarmsOfWholeCompany, !runsAlone(q)));
 
 /**
  * Closes an alarm with the resolver's account of it. Clearing the condition is the engine's job;
@@ -280,30 +285,22 @@ export async function resolveAlarm(db: Db, actor: Actor, scope: SQL, input: Reso
       ...(signature ? { signature } : {}),
     },
   });
-  const target = {
-    companyId,
-    rows: [
-      sql`select 1 from ${alarmRecords} where ${alarmRecords.companyId} = ${companyId}
-        and ${alarmRecords.id} = ${id} for no key update`,
-    ],
-  };
   // A department member's scope varies with the department: their statement is built at each call.
-  const statement = (q: Queryable) =>
+  // Either is one statement, a transaction of its own on either database (auditedChangeSql).
+  const statement =
     wholeCompanyOf(scope) === companyId
-      ? resolutionOfWholeCompany(q)
-      : sqlWithPlaceholders(q, resolutionSql(visibleAlarms(companyId, scope)));
-  const [found] = await runAuditedChange(db, target, (q) =>
-    statement(q).rows<{ row: AlarmJson | string | null; state: number | null }>({
-      companyId,
-      id,
-      ...resolution,
-      ...audit,
-    }),
-  );
+      ? resolutionOfWholeCompany(db)
+      : sqlWithPlaceholders(db, resolutionSql(visibleAlarms(companyId, scope), !runsAlone(db)));
+  const [found] = await statement.rows<{ row: AlarmJson | string | null; state: number | null }>({
+    companyId,
+    id,
+    ...resolution,
+    ...audit,
+  });
   if (!found?.row) {
     // Not resolved: the state the alarm was in says why (none: not there, or not the caller's).
     if (found?.state === ResolveState.Expired) throw new AppError('ALARM_EXPIRED');
-    // Resolved already, or resolvable when the statement began and resolved by someone else first.
+    // Resolved already (on PostgreSQL the state read is the newest, locked: one resolved first shows here).
     if (found?.state != null) throw new AppError('ALARM_ALREADY_RESOLVED');
     throw new AppError('ALARM_NOT_FOUND');
   }

@@ -5,7 +5,7 @@ import type { Db, Queryable } from '../../db/client';
 import { runsAlone } from '../../db/one-session';
 import { idToWire } from '../../lib/ids';
 import { users } from '../users/users.table';
-import { auditLog } from './audit.table';
+import { auditHeads, auditLog } from './audit.table';
 import { type ChainedFields, canonicalCut, canonicalJson, entryHash, GENESIS_HASH } from './audit-chain';
 
 /** Who acts: a signed-in user (from request.auth) or the platform itself (userId null). */
@@ -23,9 +23,6 @@ export interface AuditEntry {
   after?: unknown;
   reason?: string;
 }
-
-/** Advisory-lock keys for audit chains live above this, one per company. */
-const AUDIT_LOCK_BASE = 1_000_000_000_000;
 
 /** JSON round trip: what is hashed is exactly what the jsonb column gives back. */
 function plain(value: unknown): unknown {
@@ -123,62 +120,65 @@ function appendValuesOf(fields: PreparedEntry): AppendValues {
 type AppendSlot = (name: keyof AppendValues) => unknown;
 
 /**
- * The append's parts, for a `with` list: `audit_last` and `audit_link` read the company's last
- * link and number the entry; `audit_insert` writes it, hashed in the database (SHA-256 of the
- * previous hash and the entry's canonical JSON: head, `before`, middle, `seq`, tail; see
- * audit-chain.ts), for each row of `audit_link` that `when` keeps. `before` is the canonical JSON
- * text of the entry's old values, `auditBefore` unless the statement reads them itself.
+ * The append's parts, for a `with` list. `audit_link` holds the entry's `before`, the canonical
+ * JSON text of its old values (`auditBefore` unless the statement reads them itself);
+ * `audit_head` takes the company's head (audit_heads) for each row `when` keeps, numbers the
+ * entry one past it and hashes it (SHA-256 of the previous hash and the entry's canonical JSON:
+ * head, `before`, middle, `seq`, tail; see audit-chain.ts); `audit_insert` writes the entry with
+ * what the head answered.
+ *
+ * The head is an upsert: a company's first entry inserts it, every later one updates it. (The
+ * migration that added heads set them from the chains as they stood; a chain whose head were
+ * missing would fail its next append on the entries' unique seq, not fork.) On PostgreSQL the
+ * head's row lock is what orders concurrent appends: a statement that waited for it sets the head
+ * from its newest version (`on conflict do update` reads the row as the committed writer left it,
+ * not as this statement's snapshot saw it), so no append needs a lock of its own taken first, and
+ * a change with its entry can be one statement outside any transaction (`auditedChangeSql`).
+ * Inside a transaction the lock is held until it ends, as the advisory lock this replaced was,
+ * and it is taken at the transaction's last step: rows first, then the chain, the order every
+ * writer takes them in.
  */
 function appendParts(slot: AppendSlot, when: SQL, before: SQL = sql`${slot('auditBefore')}::text`) {
-  const links = sql`audit_last as (
-      select seq, hash from audit_log where company_id = ${slot('auditCompanyId')}::bigint order by seq desc limit 1
-    ), audit_link as (
-      select coalesce((select seq from audit_last), 0) + 1 as seq,
-             coalesce((select hash from audit_last), ${GENESIS_HASH}::text) as prev_hash,
-             ${before} as before
+  const companyId = sql`${slot('auditCompanyId')}::bigint`;
+  const hashed = (prevHash: SQL, seq: SQL, entryBefore: SQL) =>
+    sql`encode(sha256(convert_to(${prevHash} || ${slot('auditHead')}::text || ${entryBefore}
+      || ${slot('auditMiddle')}::text || (${seq})::text || ${slot('auditTail')}::text, 'UTF8')), 'hex')`;
+  const links = sql`audit_link as (
+      select ${before} as before
+    ), audit_head as (
+      insert into audit_heads as head (company_id, seq, prev_hash, hash)
+      select ${companyId}, 1, ${GENESIS_HASH}::text, ${hashed(sql`${GENESIS_HASH}::text`, sql`1`, sql`audit_link.before`)}
+      from audit_link
+      where ${when}
+      on conflict (company_id) do update set seq = head.seq + 1, prev_hash = head.hash,
+        hash = ${hashed(sql`head.hash`, sql`head.seq + 1`, sql`(select before from audit_link)`)}
+      returning seq, prev_hash, hash
     )`;
   // A `before` of JSON null is stored as SQL null, as a plain value's null always was.
   const insert = sql`insert into audit_log (company_id, seq, user_id, action, target_type, target_id, before,
                            after, reason, ip, created_at, prev_hash, hash)
-    select ${slot('auditCompanyId')}::bigint, audit_link.seq, ${slot('auditUserId')}::bigint, ${slot('auditAction')}::text,
+    select ${companyId}, audit_head.seq, ${slot('auditUserId')}::bigint, ${slot('auditAction')}::text,
            ${slot('auditTargetType')}::text, ${slot('auditTargetId')}::text, nullif(audit_link.before, 'null')::jsonb,
            ${slot('auditAfter')}::jsonb, ${slot('auditReason')}::text, ${slot('auditIp')}::text,
-           ${slot('auditCreatedAt')}::timestamptz, audit_link.prev_hash,
-           encode(sha256(convert_to(audit_link.prev_hash || ${slot('auditHead')}::text || audit_link.before
-             || ${slot('auditMiddle')}::text || audit_link.seq::text || ${slot('auditTail')}::text, 'UTF8')), 'hex')
-    from audit_link where ${when}`;
+           ${slot('auditCreatedAt')}::timestamptz, audit_head.prev_hash, audit_head.hash
+    from audit_head, audit_link`;
   return { links, insert };
 }
 
-/** The company's lock that orders concurrent appends to its chain (PostgreSQL only, see below). */
-function chainLock(companyId: number): SQL {
-  return sql`select pg_advisory_xact_lock(${AUDIT_LOCK_BASE + companyId})`;
-}
-
 /**
- * Appends entries to their companies' chains. A per-company advisory lock orders concurrent
- * writers, taken in company order; it is a statement of its own so that each append, a statement
- * after it, reads the chain's last link after the lock is held (a statement sees what was
- * committed when it began). An append reads the last link, numbers and hashes the entry and
- * inserts it: one statement instead of a read and an insert.
+ * Appends entries to their companies' chains, one statement each (`appendParts`: the head's
+ * upsert and the entry's insert), all sent without waiting for the previous answers: both
+ * databases run a session's statements in the order sent, so each entry is numbered after the
+ * one before it. Entries of several companies go in company order, so that two transactions
+ * appending to the same chains take their heads in the same order.
  */
 async function appendEntries(tx: Queryable, entries: PreparedEntry[]): Promise<void> {
-  const companies = [...new Set(entries.map((e) => e.companyId))].sort((a, b) => a - b);
-  // The locks and the appends are sent together, without waiting for the answers: both databases
-  // run a session's statements in the order sent, so each append still starts after the locks
-  // are held and reads the link committed (or appended in this transaction) before it, and a
-  // round trip is saved per statement. All are started here, in order, before any is awaited.
-  // The embedded database runs one transaction at a time: no other append can come between this
-  // one's read of the last link and its insert, and the lock would be a statement for nothing.
-  const locked = runsAlone(tx) ? [] : companies;
-  const statements = [
-    ...locked.map((companyId) => tx.execute(chainLock(companyId))),
-    ...entries.map((entry) => {
-      const values = appendValuesOf(entry);
-      const { links, insert } = appendParts((name) => values[name], sql`true`);
-      return tx.execute(sql`with ${links} ${insert}`);
-    }),
-  ].map((statement) => Promise.resolve(statement));
+  const inCompanyOrder = [...entries].sort((a, b) => a.companyId - b.companyId);
+  const statements = inCompanyOrder.map((entry) => {
+    const values = appendValuesOf(entry);
+    const { links, insert } = appendParts((name) => values[name], sql`true`);
+    return Promise.resolve(tx.execute(sql`with ${links} ${insert}`));
+  });
   await Promise.all(statements);
 }
 
@@ -189,6 +189,12 @@ export interface AuditedEntry extends AuditEntry {
 
 /** The parts of a statement of `auditedChangeSql`. */
 export interface AuditedChange {
+  /**
+   * Parts of the `with` list read before the change (`name as (...)`, comma-separated): a row the
+   * change starts from, locked as it is read on PostgreSQL (`for no key update`), so that a
+   * statement which waited for another writer reads that writer's newest version.
+   */
+  reads?: SQL;
   /** The change, an update or insert `returning` its rows (named `changed` in the statement). */
   change: SQL;
   /** Further parts of the `with` list that go with the change (`name as (...)`, comma-separated). */
@@ -207,17 +213,24 @@ export interface AuditedChange {
  * `answer` is what the statement selects (usually from `changed`); `alongside`, other changes
  * that go with it in the same `with`. Every value is a placeholder:
  * the statement's text is built once (`builtSqlOnce`), the change's values and
- * `auditedValues(entry)` given at each call through `runAuditedChange`.
+ * `auditedValues(entry)` given at each call.
+ *
+ * Run on its own (not in a transaction), the statement is a transaction: the change and its
+ * entry are committed together or not at all, in one round trip on either database. On
+ * PostgreSQL it takes the changed rows' locks first (the answer reads `changed`, which runs
+ * before the parts nothing reads) and the chain's head last, the order every audited
+ * transaction takes them in, so it cannot deadlock with one (appendParts).
  *
  * `before`, when given, is the entry's old values read by the statement itself, as canonical JSON
  * text (audit-chain.ts: keys sorted, no spaces; the test of each such statement verifies the
  * chain), for a change whose old values the caller does not know before it runs; otherwise they
  * are the entry's own `before`.
  */
-export function auditedChangeSql({ change, alongside, answer, before }: AuditedChange): SQL {
+export function auditedChangeSql({ reads, change, alongside, answer, before }: AuditedChange): SQL {
   const { links, insert } = appendParts(sql.placeholder, sql`exists (select 1 from changed)`, before);
+  const first = reads ? sql`${reads}, ` : sql``;
   const more = alongside ? sql`, ${alongside}` : sql``;
-  return sql`with changed as (${change}), ${links}, audit_insert as (${insert})${more} ${answer}`;
+  return sql`with ${first}changed as (${change}), ${links}, audit_insert as (${insert})${more} ${answer}`;
 }
 
 /** The placeholders' values of `entry` for a statement of `auditedChangeSql`. */
@@ -225,60 +238,29 @@ export function auditedValues({ actor, ...entry }: AuditedEntry): AppendValues {
   return appendValuesOf(fieldsOf(actor, entry));
 }
 
-/** Where a statement of `auditedChangeSql` writes: the company's chain and the rows it changes. */
-export interface AuditedTarget {
-  companyId: number;
-  /**
-   * Locks the rows the change writes (`select 1 ... for no key update`, in the order every other
-   * writer of those rows takes them), taken on PostgreSQL before the chain's lock. Every other
-   * audited transaction takes the chain's lock as its last step, after its rows; a change that
-   * held the chain's lock while it waited for a row would deadlock with one holding that row and
-   * waiting for the chain (audit.test's device and rule edits).
-   */
-  rows: SQL[];
-}
-
 /**
- * Runs a statement of `auditedChangeSql`. A statement is a transaction of its own: the change and
- * its entry are committed together or not at all. On the embedded database that is all (it runs
- * one transaction at a time, so nothing comes between the statement's read of the last link and
- * its insert). On PostgreSQL the statement runs in a transaction after the rows' locks and the
- * company's chain lock, all sent without waiting for each other's answers, as `appendEntries`
- * sends its locks.
+ * Runs a statement of `auditedChangeSql` inside `tx`, a transaction of the caller's whose earlier
+ * statements read what it changes: on PostgreSQL after `rows`, statements locking the rows the
+ * change writes (`select 1 ... for no key update`, in the order every other writer takes them),
+ * so that the statement's head comes after them (see `auditedChangeSql`); on the embedded
+ * database, which runs one transaction at a time, as it is.
  */
-export async function runAuditedChange<T>(
-  db: Db,
-  target: AuditedTarget,
-  run: (q: Queryable) => Promise<T>,
-): Promise<T> {
-  if (runsAlone(db)) return run(db);
-  return db.transaction((tx) => inAuditedOrder(tx, target, () => run(tx)));
-}
-
-/**
- * Runs a statement of `auditedChangeSql` inside `tx`, a transaction of the caller's: on PostgreSQL
- * after the rows' locks and the chain's (see `runAuditedChange`), on the embedded database as it
- * is. For a change whose transaction also reads what it changes first.
- */
-export async function inAuditedOrder<T>(
-  tx: Queryable,
-  target: AuditedTarget,
-  run: () => Promise<T>,
-): Promise<T> {
+export async function inAuditedOrder<T>(tx: Queryable, rows: SQL[], run: () => Promise<T>): Promise<T> {
   if (runsAlone(tx)) return run();
   // Sent now, in this order (`execute()`, not a `then`, which would send them a microtask later,
   // after the change), and not awaited: the session runs them in the order sent.
-  const locks = [...target.rows, chainLock(target.companyId)].map((lock) => tx.execute(lock).execute());
+  const locks = rows.map((lock) => tx.execute(lock).execute());
   const [result] = await Promise.all([run(), ...locks]);
   return result;
 }
 
-/** Walks the company's chain from the start and lists every edited or missing entry (first 100). */
+/** Walks the company's chain from the start and lists every edited or missing entry, a deleted tail included (first 100). */
 export async function verifyAuditChain(db: Db, companyId: number): Promise<ChainVerification> {
   const problems: ChainProblem[] = [];
   let expectedSeq = 1;
   let prevHash = GENESIS_HASH;
   let checked = 0;
+  let lastTime = 0;
   for (;;) {
     const rows = await db
       .select()
@@ -319,9 +301,26 @@ export async function verifyAuditChain(db: Db, companyId: number): Promise<Chain
       }
       prevHash = row.hash;
       expectedSeq = row.seq + 1;
+      lastTime = time;
       checked++;
     }
     if (problems.length >= 100) break;
+  }
+  // Entries deleted from the chain's end leave no gap before a later entry; the head still counts
+  // them. Where they went missing is shown at the head's position, with the last entry's time.
+  const [head] = await db
+    .select({ seq: auditHeads.seq })
+    .from(auditHeads)
+    .where(eq(auditHeads.companyId, companyId));
+  if (head && head.seq >= expectedSeq && problems.length < 100) {
+    problems.push({
+      seq: head.seq,
+      kind: 'missing',
+      detail: `entries ${expectedSeq}-${head.seq} are missing`,
+      time: lastTime,
+      missingFrom: expectedSeq,
+      missingTo: head.seq,
+    });
   }
   return { ok: problems.length === 0, checked, problems: problems.slice(0, 100) };
 }

@@ -40,6 +40,21 @@ export const auditLog = pgTable(
   ],
 );
 
+/**
+ * Each company's chain head: its last entry's place (`seq`), that entry's hash and the hash before
+ * it. Every append takes the company's head row and writes it in the statement that inserts the
+ * entry (audit.service.ts): on PostgreSQL the row's lock orders concurrent appends to one chain,
+ * and a statement that waited for it numbers and links its entry from the head's newest version,
+ * so a change and its entry can be one statement with no transaction around it. The head also
+ * remembers how long the chain is, so a deleted tail shows in its verification.
+ */
+export const auditHeads = pgTable('audit_heads', {
+  companyId: bigint('company_id', { mode: 'number' }).primaryKey(),
+  seq: bigint('seq', { mode: 'number' }).notNull(),
+  prevHash: text('prev_hash').notNull(),
+  hash: text('hash').notNull(),
+});
+
 /** Every login attempt (spec section 3 "Login log"). */
 export const loginLog = pgTable(
   'login_log',

@@ -1,11 +1,12 @@
+import { readFileSync } from 'node:fs';
 import type { ChainVerification, LoginLogEntry, Page } from '@coldchain/contract';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { runsAlone } from '../../db/one-session';
 import { call, useTestApp } from '../../test/build-app';
 import { addMember, buildCompany, buildDevice, buildUser, login } from '../../test/factories';
 import { statementsOf } from '../../test/statement-log';
 import { recordAudit } from './audit.service';
+import { auditHeads, auditLog } from './audit.table';
 
 interface OperationEntry {
   seq: number;
@@ -117,7 +118,7 @@ describe('operation log', () => {
     expect(body.data).toMatchObject({ ok: true, problems: [] });
   });
 
-  it('appends an entry in one statement, the numbered, hashed insert, after the lock where sessions run side by side', async () => {
+  it('appends an entry in one statement: the company’s head taken and moved on, the numbered, hashed insert', async () => {
     const company = await buildCompany(ctx.app.db);
     const token = await login(ctx.app, company.admin.account);
     const actor = { companyId: company.id, userId: company.admin.id, ip: '10.0.0.1' };
@@ -129,14 +130,50 @@ describe('operation log', () => {
       after: { remark: '门封 "A" \\ ok', list: [1.5, null, { z: true, a: 'é' }] },
       reason: '校准',
     };
-    const { statements } = await statementsOf(ctx.app.db, () => recordAudit(ctx.app.db, actor, entry));
-    // PostgreSQL takes the company's lock first; the embedded database runs one transaction at a
-    // time (db/one-session.ts), so nothing can come between the read of the last link and the insert.
-    expect(statements.map((s) => s.includes('pg_advisory_xact_lock'))).toEqual(
-      runsAlone(ctx.app.db) ? [false] : [true, false],
-    );
+    for (let i = 0; i < 2; i++) {
+      const { statements } = await statementsOf(ctx.app.db, () => recordAudit(ctx.app.db, actor, entry));
+      // On either database: the head's row orders concurrent appends on PostgreSQL (no lock first).
+      expect(statements).toHaveLength(1);
+      expect(statements[0]).toMatch(/insert into audit_heads[\s\S]*insert into audit_log/);
+    }
+    const [head] = await ctx.app.db.select().from(auditHeads).where(eq(auditHeads.companyId, company.id));
+    const entries = await ctx.app.db
+      .select({ seq: auditLog.seq, hash: auditLog.hash, prevHash: auditLog.prevHash })
+      .from(auditLog)
+      .where(eq(auditLog.companyId, company.id))
+      .orderBy(auditLog.seq);
+    expect(entries.map((e) => e.seq)).toEqual([1, 2]);
+    expect(head).toEqual({
+      companyId: company.id,
+      seq: 2,
+      prevHash: entries[0]!.hash,
+      hash: entries[1]!.hash,
+    });
     const { body } = await call<ChainVerification>(ctx.app, '/api/audit/verifyChain', {}, { token });
-    expect(body.data).toMatchObject({ ok: true, problems: [] });
+    expect(body.data).toMatchObject({ ok: true, checked: 2, problems: [] });
+  });
+
+  it('sets each company’s head from its chain as the migration that added heads does, and goes on from it', async () => {
+    const company = await buildCompany(ctx.app.db);
+    const device = await buildDevice(ctx.app.db, company.id);
+    const token = await login(ctx.app, company.admin.account);
+    for (const remark of ['a', 'b'])
+      await call(ctx.app, '/api/device/setRemark', { id: device.id, remark }, { token });
+    // The chains as they stood before heads: entries, no heads (every company's, as the migration
+    // found them; it sets them all back).
+    await ctx.app.db.delete(auditHeads);
+    const migration = readFileSync(new URL('../../../drizzle/0045_audit_heads.sql', import.meta.url), 'utf8');
+    const fill = migration.split('--> statement-breakpoint')[1]!;
+    await ctx.app.db.execute(sql.raw(fill));
+    await call(ctx.app, '/api/device/setRemark', { id: device.id, remark: 'c' }, { token });
+    const seqs = await ctx.app.db
+      .select({ seq: auditLog.seq })
+      .from(auditLog)
+      .where(eq(auditLog.companyId, company.id))
+      .orderBy(auditLog.seq);
+    expect(seqs.map((e) => e.seq)).toEqual([1, 2, 3, 4]);
+    const { body } = await call<ChainVerification>(ctx.app, '/api/audit/verifyChain', {}, { token });
+    expect(body.data).toMatchObject({ ok: true, checked: 4, problems: [] });
   });
 
   it('refuses to change or delete an entry', async () => {
@@ -210,6 +247,27 @@ describe('operation log', () => {
     // Each problem says when its entry was written; a gap says which positions are gone.
     expect(body.data.problems[1]).toMatchObject({ missingFrom: 5, missingTo: 5 });
     for (const problem of body.data.problems) expect(problem.time).toBeGreaterThan(Date.now() - 60_000);
+  });
+
+  it('finds entries deleted from the end of the chain, which leave no gap before a later one', async () => {
+    const company = await buildCompany(ctx.app.db);
+    const device = await buildDevice(ctx.app.db, company.id);
+    const token = await login(ctx.app, company.admin.account);
+    for (const remark of ['a', 'b', 'c'])
+      await call(ctx.app, '/api/device/setRemark', { id: device.id, remark }, { token });
+    // Entries 1 (the device's addition) to 4; a superuser removes the last two.
+    await ctx.app.db.execute(sql`alter table audit_log disable trigger audit_log_no_change`);
+    try {
+      await ctx.app.db.execute(sql`delete from audit_log where company_id = ${company.id} and seq >= 3`);
+    } finally {
+      await ctx.app.db.execute(sql`alter table audit_log enable trigger audit_log_no_change`);
+    }
+    const { body } = await call<ChainVerification>(ctx.app, '/api/audit/verifyChain', {}, { token });
+    expect(body.data).toMatchObject({ ok: false, checked: 2 });
+    expect(body.data.problems).toEqual([
+      expect.objectContaining({ seq: 4, kind: 'missing', missingFrom: 3, missingTo: 4 }),
+    ]);
+    expect(body.data.problems[0]!.time).toBeGreaterThan(Date.now() - 60_000);
   });
 
   it('shows a company only its own trail, and only to holders of audit:view', async () => {

@@ -4,7 +4,7 @@ import { builtSqlOnce, placeholdersFor } from '../../db/built-once';
 import type { Db } from '../../db/client';
 import { plannedOnce } from '../../db/planned-once';
 import { AppError } from '../../lib/app-error';
-import { type Actor, auditedChangeSql, auditedValues, runAuditedChange } from '../audit/audit.service';
+import { type Actor, auditedChangeSql, auditedValues } from '../audit/audit.service';
 import { type DeviceJson, deviceRow, presentDeviceJson } from './device-views';
 import { deviceChanged, editableOf } from './devices.service';
 import { devices } from './devices.table';
@@ -102,13 +102,12 @@ export async function editDevice(
     before: editableOf(device),
     after: editableOf({ ...device, ...edited }),
   });
-  const target = {
-    companyId: actor.companyId,
-    rows: [sql`select 1 from ${devices} where ${devices.id} = ${device.id} for no key update`],
-  };
-  const [found] = await runAuditedChange(db, target, (q) =>
-    editStatement(q).rows<{ row: DeviceJson | string }>({ whereId: device.id, ...edited, ...audit }),
-  );
+  // One statement, a transaction of its own on either database (auditedChangeSql).
+  const [found] = await editStatement(db).rows<{ row: DeviceJson | string }>({
+    whereId: device.id,
+    ...edited,
+    ...audit,
+  });
   deviceChanged(device.serial);
   // The device was found in the caller's editable scope just before; if it was deleted since, the
   // update found no row and nothing was written or audited.
