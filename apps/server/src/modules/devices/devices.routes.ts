@@ -19,10 +19,10 @@ import { type Auth, actorOf, requirePermission } from '../../plugins/auth';
 import { sendDownload } from '../audit/export-file';
 import { trackExport } from '../export-progress/export-progress.service';
 import { assertGroupFitsDevice, rootDepartmentId } from '../groups/groups.service';
-import { assertDepartmentInScope, editableDevices, visibleDevices } from '../org/access';
+import { assertDepartmentInScope, editableDevices, visibleDevices, wholeCompanyOf } from '../org/access';
 import { authorizeExport, signerOf } from '../signature/signature.service';
 import { getHistoryData } from '../telemetry/history.service';
-import { editDevice } from './device-edit.service';
+import { editDevice, editDeviceInPlace } from './device-edit.service';
 import { exportDeviceData } from './device-export';
 import { type DeviceEditability, getDeviceDetail, pageDevices } from './device-views';
 import {
@@ -100,7 +100,23 @@ export const deviceRoutes: FastifyPluginAsyncZod<{ mktActivationEnergyKj: number
   );
   app.post('/api/device/editDevice', { ...canEdit, schema: { body: EditDeviceRequest } }, async (request) => {
     const { auth, body } = request;
-    const device = await findDevice(app.db, editableDevices(auth), body.id);
+    const scope = editableDevices(auth);
+    // A whole-company caller's edit that sends the device's place is tried in one statement,
+    // which edits only if that place is the device's own (nothing to check then); one that moves
+    // the device comes back and goes the way below.
+    if (
+      wholeCompanyOf(scope) === auth.companyId &&
+      body.departmentId !== undefined &&
+      body.groupId !== undefined
+    ) {
+      const edited = await editDeviceInPlace(app.db, actorOf(request), {
+        ...body,
+        departmentId: body.departmentId,
+        groupId: body.groupId,
+      });
+      if (edited) return ok(edited);
+    }
+    const device = await findDevice(app.db, scope, body.id);
     const departmentId =
       body.departmentId !== undefined ? idFromWire(body.departmentId) : device.departmentId;
     const groupId = body.groupId !== undefined ? idFromWire(body.groupId) : device.groupId;

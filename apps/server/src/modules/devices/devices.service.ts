@@ -203,7 +203,24 @@ export async function countDevicesByState(db: Db, scope: SQL): Promise<Record<st
 }
 
 /** The settings an edit may change, as the audit trail records them. */
-export function editableOf(d: DeviceRow) {
+/** The columns a device edit writes, as `editableOf` reads them. */
+export type EditableColumns = Pick<
+  DeviceRow,
+  | 'name'
+  | 'departmentId'
+  | 'groupId'
+  | 'recordIntervalS'
+  | 'uploadIntervalS'
+  | 'alarmVerifyIntervalS'
+  | 'offlineJudgement'
+  | 'hostAddress'
+  | 'subAddress'
+  | 'remark'
+  | 'region'
+  | 'address'
+>;
+
+export function editableOf(d: EditableColumns) {
   return {
     name: d.name,
     departmentId: d.departmentId,
