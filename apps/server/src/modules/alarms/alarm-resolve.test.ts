@@ -163,6 +163,48 @@ describe('resolving an alarm in one statement', () => {
     expect(chain.body.data).toEqual({ ok: true, checked: 2, problems: [] });
   });
 
+  it('asks for the signature first while the company asks one, telling nothing of the alarm to a wrong password', async () => {
+    const company = await buildCompany(ctx.app.db);
+    const device = await buildDevice(ctx.app.db, company.id);
+    const token = await login(ctx.app, company.admin.account);
+    await call(
+      ctx.app,
+      '/api/user/setSignPassword',
+      { password: 'abc123', confirmPassword: 'abc123' },
+      { token },
+    );
+    await call(ctx.app, '/api/company/setAuditSignature', { enabled: true }, { token });
+    const id = await alarmIn(ctx.app.db, company.id, device, ResolveState.Pending);
+    const resolve = (alarm: string, extra: Record<string, unknown>, language: 'en' | 'cn' = 'en') =>
+      call(ctx.app, '/api/alarm/resolveAlarm', { id: alarm, ...RESOLUTION, ...extra }, { token, language });
+    // The same answer for the alarm and for one that is not there.
+    for (const alarm of [id, '987654321']) {
+      expect((await resolve(alarm, {})).body.msgContent).toBe('Enter your signature password to continue');
+      expect((await resolve(alarm, { signPassword: 'wrong1' }, 'cn')).body.msgContent).toBe('签名密码错误');
+    }
+    const [still] = await ctx.app.db
+      .select()
+      .from(alarmRecords)
+      .where(eq(alarmRecords.id, Number(id)));
+    expect(still!.resolveState).toBe(ResolveState.Pending);
+    const signed = await resolve(id, { signPassword: 'abc123' });
+    expect(signed.body.data).toMatchObject({ id, resolveState: ResolveState.Resolved });
+    const [entry] = await ctx.app.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'alarm.resolve'), eq(auditLog.targetId, id)));
+    expect(entry?.before).toEqual({ resolveState: ResolveState.Pending });
+    expect(entry?.after).toMatchObject({
+      signature: { meaning: 'alarmResolution', signedBy: expect.any(String) },
+    });
+    // Switched off again, a resolution needs no password, and a sent one is ignored.
+    await call(ctx.app, '/api/company/setAuditSignature', { enabled: false }, { token });
+    const next = await alarmIn(ctx.app.db, company.id, device, ResolveState.Pending);
+    expect((await resolve(next, { signPassword: 'wrong1' })).body.data).toMatchObject({
+      resolveState: ResolveState.Resolved,
+    });
+  });
+
   it('resolves for a department member only the alarms of devices they see', async () => {
     const company = await buildCompany(ctx.app.db);
     const pharmacy = await buildDepartment(ctx.app.db, company.id, { name: 'Pharmacy' });

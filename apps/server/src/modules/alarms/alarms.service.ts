@@ -17,10 +17,11 @@ import { plannedOnce } from '../../db/planned-once';
 import { AppError } from '../../lib/app-error';
 import { idFromWire, idToWire } from '../../lib/ids';
 import { type Actor, auditedChangeSql, auditedValues } from '../audit/audit.service';
+import { companies } from '../companies/companies.table';
 import { devices, sensors } from '../devices/devices.table';
 import { sensorEquipmentFrom, sensorEquipmentJson } from '../devices/sensor-equipment';
 import { deviceIdsWhere, wholeCompanyOf } from '../org/access';
-import { requireSignature } from '../signature/signature.service';
+import { requireSignature, type Signature } from '../signature/signature.service';
 import { users } from '../users/users.table';
 import { clearingOf } from './alarm-clearing';
 import { alarmRecords, alarmSettings } from './alarms.table';
@@ -219,6 +220,10 @@ const RESOLVABLE = [ResolveState.Pending, ResolveState.InProgress, ResolveState.
  * (none: not there, or not the caller's). Its values are placeholders (the alarm, the resolution,
  * the entry), given at each call.
  *
+ * The alarm is read only while the company asks no signature of a resolution, unless the
+ * statement is `signed` (the caller's signature was checked first): the answer's `sign_check`
+ * then says the statement changed nothing because one is asked (`resolveAlarm`).
+ *
  * On PostgreSQL (`locking`) the alarm is locked as it is read: a statement that waited for
  * another resolution, or for the engine's write of the alarm, reads the alarm as that writer
  * left it, so a second resolution sees "resolved" and the entry's `before` is the state the
@@ -228,9 +233,11 @@ const RESOLVABLE = [ResolveState.Pending, ResolveState.InProgress, ResolveState.
 function resolutionSql(visible: SQL, locking: boolean): SQL {
   const p = sql.placeholder;
   const lock = locking ? sql` for no key update of ${alarmRecords}` : sql``;
+  const signCheck = sql`coalesce((select c.sign_check from ${companies} c where c.id = ${p('companyId')}::bigint), false)`;
   const reads = sql`old as (
       select ${alarmRecords.id} as id, ${alarmRecords.resolveState} as state from ${alarmRecords}
-      where ${visible} and ${alarmRecords.id} = ${p('id')}::bigint${lock}
+      where ${visible} and ${alarmRecords.id} = ${p('id')}::bigint
+        and (${p('signed')}::boolean or not ${signCheck})${lock}
     )`;
   const change = sql`update ${alarmRecords} set resolve_state = ${ResolveState.Resolved}::smallint,
       resolver_id = ${p('resolverId')}::bigint, resolve_time = ${p('resolveTime')}::timestamptz,
@@ -238,7 +245,7 @@ function resolutionSql(visible: SQL, locking: boolean): SQL {
     from old where ${alarmRecords.id} = old.id and old.state in (${sql.raw(RESOLVABLE.join(', '))})
     returning ${alarmRecords}.*, old.state as old_state`;
   const answer = sql`select (select ${alarmRow(false)} from changed as ${alarmRecords}) as row,
-      (select state from old) as state`;
+      (select state from old) as state, ${signCheck} as sign_check`;
   const before = sql`(select '{"resolveState":' || old_state || '}' from changed)`;
   return plannedOnce(auditedChangeSql({ reads, change, answer, before }));
 }
@@ -256,13 +263,6 @@ export async function resolveAlarm(db: Db, actor: Actor, scope: SQL, input: Reso
   const { companyId } = actor;
   const id = idFromWire(input.id);
   if (!id) throw new AppError('ALARM_NOT_FOUND');
-  // Checked before anything is read: a wrong password must not tell whether the alarm exists.
-  const { signature } = await requireSignature(
-    db,
-    { userId: actor.userId!, companyId, ip: actor.ip },
-    input.signPassword,
-    'alarmResolution',
-  );
   const resolution = {
     resolverId: actor.userId,
     resolveTime: new Date().toISOString(),
@@ -271,32 +271,49 @@ export async function resolveAlarm(db: Db, actor: Actor, scope: SQL, input: Reso
     action: input.action,
   };
   // The entry's `before` (the state it was resolved from) is read by the statement itself.
-  const audit = auditedValues({
-    actor,
-    action: 'alarm.resolve',
-    targetType: 'alarm',
-    targetId: id,
-    after: {
-      resolveState: ResolveState.Resolved,
-      resolveType: input.resolveType,
-      cause: input.cause,
-      action: input.action,
-      // Who signed, when and what the signature means (21 CFR 11.50); never the password.
-      ...(signature ? { signature } : {}),
-    },
-  });
+  const entryOf = (signature: Signature | null) =>
+    auditedValues({
+      actor,
+      action: 'alarm.resolve',
+      targetType: 'alarm',
+      targetId: id,
+      after: {
+        resolveState: ResolveState.Resolved,
+        resolveType: input.resolveType,
+        cause: input.cause,
+        action: input.action,
+        // Who signed, when and what the signature means (21 CFR 11.50); never the password.
+        ...(signature ? { signature } : {}),
+      },
+    });
   // A department member's scope varies with the department: their statement is built at each call.
   // Either is one statement, a transaction of its own on either database (auditedChangeSql).
   const statement =
     wholeCompanyOf(scope) === companyId
       ? resolutionOfWholeCompany(db)
       : sqlWithPlaceholders(db, resolutionSql(visibleAlarms(companyId, scope), !runsAlone(db)));
-  const [found] = await statement.rows<{ row: AlarmJson | string | null; state: number | null }>({
-    companyId,
-    id,
-    ...resolution,
-    ...audit,
-  });
+  const resolve = async (signature: Signature | null, signed: boolean) => {
+    const [answer] = await statement.rows<{
+      row: AlarmJson | string | null;
+      state: number | null;
+      sign_check: boolean;
+    }>({ companyId, id, signed, ...resolution, ...entryOf(signature) });
+    return answer;
+  };
+  // Most companies ask no signature: the statement resolves while the company's audit signature is
+  // off, and says when it is on, having read nothing of the alarm. Then the signature is checked
+  // before anything is told (a wrong password must not tell whether the alarm exists), and the
+  // resolution is made signed.
+  let found = await resolve(null, false);
+  if (found?.sign_check) {
+    const { signature } = await requireSignature(
+      db,
+      { userId: actor.userId!, companyId, ip: actor.ip },
+      input.signPassword,
+      'alarmResolution',
+    );
+    found = await resolve(signature, true);
+  }
   if (!found?.row) {
     // Not resolved: the state the alarm was in says why (none: not there, or not the caller's).
     if (found?.state === ResolveState.Expired) throw new AppError('ALARM_EXPIRED');
