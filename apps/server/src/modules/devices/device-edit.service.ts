@@ -59,15 +59,9 @@ const editStatement = builtSqlOnce((q) =>
   ),
 );
 
-/** Edits `device`, which the caller found in its editable scope (`findDevice`). */
-export async function editDevice(
-  db: Db,
-  actor: Actor,
-  device: DeviceRow,
-  input: EditDeviceRequest,
-  placement: DevicePlacement,
-): Promise<DeviceView> {
-  const edited: EditedColumns = {
+/** The columns an edit writes: the form's settings, and the place the route resolved. */
+function editedColumnsOf(input: EditDeviceRequest, placement: DevicePlacement): EditedColumns {
+  return {
     name: input.name,
     departmentId: placement.departmentId,
     groupId: placement.groupId,
@@ -81,6 +75,23 @@ export async function editDevice(
     region: input.region,
     address: input.address,
   };
+}
+
+/** The device a statement of this file answers (a JSON column: text on some drivers), as the API shows it. */
+function editedView(row: DeviceJson | string): DeviceView {
+  const raw: DeviceJson = typeof row === 'string' ? JSON.parse(row) : row;
+  return { ...presentDeviceJson(raw), editable: true };
+}
+
+/** Edits `device`, which the caller found in its editable scope (`findDevice`). */
+export async function editDevice(
+  db: Db,
+  actor: Actor,
+  device: DeviceRow,
+  input: EditDeviceRequest,
+  placement: DevicePlacement,
+): Promise<DeviceView> {
+  const edited = editedColumnsOf(input, placement);
   // The entry's `after` is what the update writes: every edited column is set from `edited`.
   const audit = auditedValues({
     actor,
@@ -100,35 +111,40 @@ export async function editDevice(
   // The device was found in the caller's editable scope just before; if it was deleted since, the
   // update found no row and nothing was written or audited.
   if (!found) throw new AppError('DEVICE_NOT_FOUND');
-  const raw: DeviceJson = typeof found.row === 'string' ? JSON.parse(found.row) : found.row;
-  return { ...presentDeviceJson(raw), editable: true };
+  return editedView(found.row);
 }
 
 /**
  * `editableOf` of the row `old` as canonical JSON text (audit-chain.ts: keys sorted, no spaces),
- * built by the statement: the entry's `before` when the edit reads the device itself. Each value
- * is PostgreSQL's JSON of the column (`to_json` escapes text as JSON.stringify does, integers are
- * their digits); the test of the edit verifies the chain with text that needs escaping.
+ * built by the statement: the entry's `before` when the edit reads the device itself. Below, each
+ * field of `editableOf` with the column it reads (a field added there fails to compile until it is
+ * here). Each value is PostgreSQL's JSON of the column (`to_json` escapes text as JSON.stringify
+ * does, integers are their digits); the edit's test verifies the chain with text that needs
+ * escaping, and compares the entry's `before` with `editableOf` of the row.
  */
-const BEFORE_IN_SQL: [key: keyof ReturnType<typeof editableOf>, column: string][] = [
-  ['address', 'address'],
-  ['alarmVerifyInterval', 'alarm_verify_interval_s'],
-  ['departmentId', 'department_id'],
-  ['groupId', 'group_id'],
-  ['hostAddress', 'host_address'],
-  ['name', 'name'],
-  ['offlineJudgement', 'offline_judgement'],
-  ['recordInterval', 'record_interval_s'],
-  ['region', 'region'],
-  ['remark', 'remark'],
-  ['subAddress', 'sub_address'],
-  ['uploadInterval', 'upload_interval_s'],
-];
+const COLUMN_OF_FIELD: Record<keyof ReturnType<typeof editableOf>, string> = {
+  name: 'name',
+  departmentId: 'department_id',
+  groupId: 'group_id',
+  recordInterval: 'record_interval_s',
+  uploadInterval: 'upload_interval_s',
+  alarmVerifyInterval: 'alarm_verify_interval_s',
+  offlineJudgement: 'offline_judgement',
+  hostAddress: 'host_address',
+  subAddress: 'sub_address',
+  remark: 'remark',
+  region: 'region',
+  address: 'address',
+};
 const beforeOfOld = sql.raw(
-  `'{' || ${BEFORE_IN_SQL.map(
-    ([key, column], i) =>
-      `'${i === 0 ? '' : ','}"${key}":' || coalesce(to_json(old.${column})::text, 'null')`,
-  ).join(' || ')} || '}'`,
+  `'{' || ${Object.entries(COLUMN_OF_FIELD)
+    // Canonical JSON's order: keys sorted as audit-chain.ts sorts them (code units).
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(
+      ([key, column], i) =>
+        `'${i === 0 ? '' : ','}"${key}":' || coalesce(to_json(old.${column})::text, 'null')`,
+    )
+    .join(' || ')} || '}'`,
 );
 
 /**
@@ -178,20 +194,11 @@ export async function editDeviceInPlace(
 ): Promise<DeviceView | null> {
   const id = idFromWire(input.id);
   if (!id) throw new AppError('DEVICE_NOT_FOUND');
-  const edited: EditedColumns = {
-    name: input.name,
+  const edited = editedColumnsOf(input, {
     departmentId: idFromWire(input.departmentId),
     groupId: idFromWire(input.groupId),
-    recordIntervalS: input.recordInterval,
-    uploadIntervalS: input.uploadInterval,
-    alarmVerifyIntervalS: input.alarmVerifyInterval,
-    offlineJudgement: input.offlineJudgement,
-    hostAddress: input.hostAddress,
-    subAddress: input.subAddress,
-    remark: input.remark,
-    region: input.region,
-    address: input.address,
-  };
+  });
+
   // `before` is read by the statement; `after` is what the update writes (every edited column).
   const audit = auditedValues({
     actor,
@@ -208,8 +215,7 @@ export async function editDeviceInPlace(
   });
   if (!answer?.found) throw new AppError('DEVICE_NOT_FOUND');
   if (answer.row === null) return null;
-  const raw: DeviceJson = typeof answer.row === 'string' ? JSON.parse(answer.row) : answer.row;
-  const view = presentDeviceJson(raw);
+  const view = editedView(answer.row);
   deviceChanged(view.serial);
-  return { ...view, editable: true };
+  return view;
 }

@@ -139,6 +139,15 @@ describe('a device edit in one statement', () => {
 describe('a device edit that keeps the device where it is', () => {
   const ctx = useTestApp();
 
+  /** The device's row as stored. */
+  async function storedDevice(id: string) {
+    const [row] = await ctx.app.db
+      .select()
+      .from(devices)
+      .where(eq(devices.id, Number(id)));
+    return row!;
+  }
+
   /** The company's device edits in chain order, with what each recorded. */
   async function editsOf(companyId: number) {
     const entries = await ctx.app.db
@@ -154,10 +163,7 @@ describe('a device edit that keeps the device where it is', () => {
     const ward = await buildDepartment(ctx.app.db, company.id, { name: 'Ward' });
     const device = await buildDevice(ctx.app.db, company.id, { departmentId: ward.id });
     const token = await login(ctx.app, company.admin.account);
-    const [original] = await ctx.app.db
-      .select()
-      .from(devices)
-      .where(eq(devices.id, Number(device.id)));
+    const original = await storedDevice(device.id);
     // Text PostgreSQL and JavaScript must escape alike: quotes, backslashes, control characters,
     // line separators, characters outside the basic plane.
     const awkward = 'a"b\\c\u0001\u001f\t\n\r\u007f\u2028 冷链 🧊 </script>';
@@ -179,7 +185,7 @@ describe('a device edit that keeps the device where it is', () => {
       expect(statements.filter((s) => !/json_build_object\(\s*'sessionId'/.test(s))).toHaveLength(1);
     }
     const [first, second] = await editsOf(company.id);
-    expect(first!.before).toEqual(editableOf(original!));
+    expect(first!.before).toEqual(editableOf(original));
     expect(first!.after).toMatchObject({ name: awkward, remark: awkward });
     expect(second!.before).toEqual(first!.after);
     const chain = await call<ChainVerification>(ctx.app, '/api/audit/verifyChain', {}, { token });
@@ -196,10 +202,7 @@ describe('a device edit that keeps the device where it is', () => {
     const elsewhere = await buildDepartment(ctx.app.db, other.id, { name: 'Not ours' });
     const device = await buildDevice(ctx.app.db, company.id, { departmentId: ward.id });
     const token = await login(ctx.app, company.admin.account);
-    const [original] = await ctx.app.db
-      .select()
-      .from(devices)
-      .where(eq(devices.id, Number(device.id)));
+    const original = await storedDevice(device.id);
     const moved = await call<DeviceView>(
       ctx.app,
       '/api/device/editDevice',
@@ -215,7 +218,7 @@ describe('a device edit that keeps the device where it is', () => {
     );
     expect(refused.body.msgContent).toBe('暂无该服务或操作的权限');
     const [edit] = await editsOf(company.id);
-    expect(edit!.before).toEqual(editableOf(original!));
+    expect(edit!.before).toEqual(editableOf(original));
     expect(edit!.after).toMatchObject({ departmentId: lab.id, name: 'Moved' });
     expect(await editsOf(company.id)).toHaveLength(1);
   });
@@ -225,10 +228,7 @@ describe('a device edit that keeps the device where it is', () => {
     const other = await buildCompany(ctx.app.db);
     const theirs = await buildDevice(ctx.app.db, other.id);
     const token = await login(ctx.app, company.admin.account);
-    const [before] = await ctx.app.db
-      .select()
-      .from(devices)
-      .where(eq(devices.id, Number(theirs.id)));
+    const before = await storedDevice(theirs.id);
     for (const [id, language, message] of [
       [theirs.id, 'en', 'The device does not exist'],
       ['999999999', 'cn', '设备不存在'],
@@ -241,10 +241,7 @@ describe('a device edit that keeps the device where it is', () => {
       );
       expect(body.msgContent).toBe(message);
     }
-    const [untouched] = await ctx.app.db
-      .select()
-      .from(devices)
-      .where(eq(devices.id, Number(theirs.id)));
+    const untouched = await storedDevice(theirs.id);
     expect(untouched).toEqual(before);
     expect(await editsOf(other.id)).toHaveLength(0);
     expect(await editsOf(company.id)).toHaveLength(0);
@@ -254,12 +251,9 @@ describe('a device edit that keeps the device where it is', () => {
     const company = await buildCompany(ctx.app.db);
     const device = await buildDevice(ctx.app.db, company.id);
     const token = await login(ctx.app, company.admin.account);
-    const [original] = await ctx.app.db
-      .select()
-      .from(devices)
-      .where(eq(devices.id, Number(device.id)));
+    const original = await storedDevice(device.id);
     const place = {
-      departmentId: original!.departmentId === null ? null : String(original!.departmentId),
+      departmentId: original.departmentId === null ? null : String(original.departmentId),
       groupId: null,
     };
     const answers = await Promise.all(
@@ -271,12 +265,9 @@ describe('a device edit that keeps the device where it is', () => {
     const edits = await editsOf(company.id);
     expect(edits).toHaveLength(12);
     // On PostgreSQL the edits wait for each other's row: each reads what the one before it wrote.
-    expect(edits[0]!.before).toEqual(editableOf(original!));
+    expect(edits[0]!.before).toEqual(editableOf(original));
     for (let i = 1; i < edits.length; i++) expect(edits[i]!.before, `edit ${i}`).toEqual(edits[i - 1]!.after);
-    const [stored] = await ctx.app.db
-      .select()
-      .from(devices)
-      .where(eq(devices.id, Number(device.id)));
-    expect(edits.at(-1)!.after).toEqual(editableOf(stored!));
+    const stored = await storedDevice(device.id);
+    expect(edits.at(-1)!.after).toEqual(editableOf(stored));
   });
 });
