@@ -4,9 +4,9 @@ import { translate } from '../../i18n/messages';
 import { ok } from '../../lib/envelope';
 import {
   createCompanyForUser,
-  getUserPowers,
   listUserCompanies,
   switchUserCompany,
+  userPowersJson,
 } from './companies.service';
 
 export const companyRoutes: FastifyPluginAsyncZod<{ starterCredits: number }> = async (app, options) => {
@@ -19,7 +19,9 @@ export const companyRoutes: FastifyPluginAsyncZod<{ starterCredits: number }> = 
     return ok(null, translate('COMPANY_SWITCHED', request.language));
   });
 
-  app.post('/api/index/getUserPowers', async (request) => ok(getUserPowers(request.auth)));
+  app.post('/api/index/getUserPowers', async (request, reply) =>
+    reply.type('application/json; charset=utf-8').send(userPowersJson(request.auth)),
+  );
 
   app.post('/api/user/createCompany', { schema: { body: CreateCompanyRequest } }, async (request) =>
     ok(

@@ -9,6 +9,7 @@ import { eq, sql } from 'drizzle-orm';
 import { type Db, type Queryable, queryRows } from '../../db/client';
 import { plannedOnce } from '../../db/planned-once';
 import { AppError } from '../../lib/app-error';
+import { ok } from '../../lib/envelope';
 import { idFromWire, idToWire } from '../../lib/ids';
 import type { Auth } from '../../plugins/auth';
 import { recordAudit } from '../audit/audit.service';
@@ -73,6 +74,38 @@ export async function switchUserCompany(db: Db, auth: Auth, id: string): Promise
   if (!membership) throw new AppError('NO_PERMISSION');
   await db.update(users).set({ lastCompanyId: membership.companyId }).where(eq(users.id, auth.userId));
   authChanged({ userId: auth.userId });
+}
+
+/**
+ * `getUserPowers`'s whole answer as JSON text, kept while the caller's tag sets are the same
+ * objects: the caller cache (plugins/auth.ts) gives every request of a session the same sets
+ * until a change that affects them reloads the caller with new ones (a role's tags, a
+ * department, a service switched, a removal: the invalidations its tests cover), so a new set is
+ * a new answer, and a set nobody holds any more lets its answer go. Service tags with an end date
+ * are a new set at each request (`serviceTagsAt`), so those answers are made each time. Only the
+ * tags and the operator flag decide the answer. The console asks for it on every page load; the
+ * menu tree's walk and the answer's serialisation were two thirds of the call's CPU.
+ */
+const powersAnswers = new WeakMap<ReadonlySet<string>, WeakMap<ReadonlySet<string>, Map<boolean, string>>>();
+
+export function userPowersJson(auth: Auth): string {
+  let byServices = powersAnswers.get(auth.authTags);
+  if (!byServices) {
+    byServices = new WeakMap();
+    powersAnswers.set(auth.authTags, byServices);
+  }
+  let byOperator = byServices.get(auth.serviceTags);
+  if (!byOperator) {
+    byOperator = new Map();
+    byServices.set(auth.serviceTags, byOperator);
+  }
+  const operator = auth.isOperator === true;
+  let json = byOperator.get(operator);
+  if (json === undefined) {
+    json = JSON.stringify(ok(getUserPowers(auth)));
+    byOperator.set(operator, json);
+  }
+  return json;
 }
 
 /** The menus, rights and services of the caller in the company in scope (spec section 6). */

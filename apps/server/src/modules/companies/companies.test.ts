@@ -5,9 +5,11 @@ import {
   type UserCompany,
   type UserPowers,
 } from '@coldchain/contract';
+import { and, eq, isNull } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { call, useTestApp } from '../../test/build-app';
-import { addMember, buildCompany, buildUser, login } from '../../test/factories';
+import { addMember, buildCompany, buildRole, buildUser, login } from '../../test/factories';
+import { departments } from '../org/org.table';
 
 /** Every route name of spec section 2 that is a page of the permission-driven routes. */
 const SPEC_ROUTE_NAMES =
@@ -161,6 +163,45 @@ describe('companies, switching and powers', () => {
         'type',
         'url',
       ]);
+  });
+
+  /** The company's top department. */
+  const rootDepartmentOf = async (companyId: number) => {
+    const [root] = await ctx.app.db
+      .select({ id: departments.id })
+      .from(departments)
+      .where(and(eq(departments.companyId, companyId), isNull(departments.parentId)));
+    return root!.id;
+  };
+
+  it('answers each company’s powers for the header’s company, and anew once a role’s tags change', async () => {
+    const ward = await buildCompany(ctx.app.db);
+    const lab = await buildCompany(ctx.app.db);
+    const member = await buildUser(ctx.app.db);
+    const [wardRoot, labRoot] = [await rootDepartmentOf(ward.id), await rootDepartmentOf(lab.id)];
+    const viewer = await buildRole(ctx.app.db, ward.id, wardRoot, ['device:view']);
+    const auditor = await buildRole(ctx.app.db, lab.id, labRoot, ['audit:view']);
+    await addMember(ctx.app.db, ward.id, member.id, false, { roleId: viewer.id });
+    await addMember(ctx.app.db, lab.id, member.id, false, { roleId: auditor.id });
+    const token = await login(ctx.app, member.account);
+    const tagsIn = async (companyId: number) =>
+      (await call<UserPowers>(ctx.app, '/api/index/getUserPowers', {}, { token, companyId })).body.data
+        .authTags;
+    // Asked twice each, in turn: the answers kept are each company's own.
+    for (let i = 0; i < 2; i++) {
+      expect(await tagsIn(ward.id)).toEqual(['device:view', 'home:view']);
+      expect(await tagsIn(lab.id)).toEqual(['audit:view', 'home:view']);
+    }
+    const admin = await login(ctx.app, ward.admin.account);
+    const edited = await call(
+      ctx.app,
+      '/api/role/editRole',
+      { id: String(viewer.id), name: 'Viewer', tags: ['device:view', 'alarm:view'] },
+      { token: admin },
+    );
+    expect(edited.body.msgContent).toBe('Role saved');
+    expect(await tagsIn(ward.id)).toEqual(['alarm:view', 'device:view', 'home:view']);
+    expect(await tagsIn(lab.id)).toEqual(['audit:view', 'home:view']);
   });
 
   it('gives a member without a role only the pages every member may see', async () => {
