@@ -127,31 +127,44 @@ type AppendSlot = (name: keyof AppendValues) => unknown;
  * head, `before`, middle, `seq`, tail; see audit-chain.ts); `audit_insert` writes the entry with
  * what the head answered.
  *
- * The head is an upsert: a company's first entry inserts it, every later one updates it. (The
- * migration that added heads set them from the chains as they stood; a chain whose head were
- * missing would fail its next append on the entries' unique seq, not fork.) On PostgreSQL the
- * head's row lock is what orders concurrent appends: a statement that waited for it sets the head
- * from its newest version (`on conflict do update` reads the row as the committed writer left it,
- * not as this statement's snapshot saw it), so no append needs a lock of its own taken first, and
- * a change with its entry can be one statement outside any transaction (`auditedChangeSql`).
- * Inside a transaction the lock is held until it ends, as the advisory lock this replaced was,
- * and it is taken at the transaction's last step: rows first, then the chain, the order every
- * writer takes them in.
+ * The head is an upsert: a company's first entry inserts it, every later one updates it. The
+ * chain's last entry is read as well: a head missing, or behind the chain (entries appended
+ * without moving it: by an instance of a version before heads, during a rolling upgrade), goes
+ * on from the last entry, so the chain never forks and a stale head heals at its next append.
+ * Between sessions on PostgreSQL the read can be older than the head, never newer, and the head
+ * wins then (`greatest`).
+ *
+ * On PostgreSQL the head's row lock is what orders concurrent appends: a statement that waited
+ * for it sets the head from its newest version (`on conflict do update` reads the row as the
+ * committed writer left it, not as this statement's snapshot saw it), so no append needs a lock
+ * of its own taken first, and a change with its entry can be one statement outside any
+ * transaction (`auditedChangeSql`). Inside a transaction the lock is held until it ends, as the
+ * advisory lock this replaced was, and it is taken at the transaction's last step: rows first,
+ * then the chain, the order every writer takes them in.
  */
 function appendParts(slot: AppendSlot, when: SQL, before: SQL = sql`${slot('auditBefore')}::text`) {
   const companyId = sql`${slot('auditCompanyId')}::bigint`;
   const hashed = (prevHash: SQL, seq: SQL, entryBefore: SQL) =>
     sql`encode(sha256(convert_to(${prevHash} || ${slot('auditHead')}::text || ${entryBefore}
       || ${slot('auditMiddle')}::text || (${seq})::text || ${slot('auditTail')}::text, 'UTF8')), 'hex')`;
-  const links = sql`audit_link as (
-      select ${before} as before
+  // The chain's last entry, and whether it is ahead of the head (below): a new head starts from it.
+  const lastSeq = sql`(select last_seq from audit_link)`;
+  const ahead = sql`${lastSeq} > head.seq`;
+  const nextSeq = sql`greatest(head.seq, ${lastSeq}) + 1`;
+  const prevHash = sql`case when ${ahead} then (select last_hash from audit_link) else head.hash end`;
+  const links = sql`audit_last as (
+      select seq, hash from audit_log where company_id = ${companyId} order by seq desc limit 1
+    ), audit_link as (
+      select ${before} as before, coalesce((select seq from audit_last), 0) as last_seq,
+             coalesce((select hash from audit_last), ${GENESIS_HASH}::text) as last_hash
     ), audit_head as (
       insert into audit_heads as head (company_id, seq, prev_hash, hash)
-      select ${companyId}, 1, ${GENESIS_HASH}::text, ${hashed(sql`${GENESIS_HASH}::text`, sql`1`, sql`audit_link.before`)}
+      select ${companyId}, audit_link.last_seq + 1, audit_link.last_hash,
+             ${hashed(sql`audit_link.last_hash`, sql`audit_link.last_seq + 1`, sql`audit_link.before`)}
       from audit_link
       where ${when}
-      on conflict (company_id) do update set seq = head.seq + 1, prev_hash = head.hash,
-        hash = ${hashed(sql`head.hash`, sql`head.seq + 1`, sql`(select before from audit_link)`)}
+      on conflict (company_id) do update set seq = ${nextSeq}, prev_hash = ${prevHash},
+        hash = ${hashed(prevHash, nextSeq, sql`(select before from audit_link)`)}
       returning seq, prev_hash, hash
     )`;
   // A `before` of JSON null is stored as SQL null, as a plain value's null always was.

@@ -153,7 +153,7 @@ describe('operation log', () => {
     expect(body.data).toMatchObject({ ok: true, checked: 2, problems: [] });
   });
 
-  it('sets each company’s head from its chain as the migration that added heads does, and goes on from it', async () => {
+  it('sets each company’s head from its chain as the migration that added heads does, and goes on from a head behind or missing', async () => {
     const company = await buildCompany(ctx.app.db);
     const device = await buildDevice(ctx.app.db, company.id);
     const token = await login(ctx.app, company.admin.account);
@@ -166,14 +166,26 @@ describe('operation log', () => {
     const fill = migration.split('--> statement-breakpoint')[1]!;
     await ctx.app.db.execute(sql.raw(fill));
     await call(ctx.app, '/api/device/setRemark', { id: device.id, remark: 'c' }, { token });
+    // A head behind its chain, as an instance of the version before heads leaves it while it
+    // appends during a rolling upgrade: the next append goes on from the chain's last entry.
+    await ctx.app.db
+      .update(auditHeads)
+      .set({ seq: sql`${auditHeads.seq} - 1`, hash: sql`${auditHeads.prevHash}` })
+      .where(eq(auditHeads.companyId, company.id));
+    await call(ctx.app, '/api/device/setRemark', { id: device.id, remark: 'd' }, { token });
+    // And a head missing altogether.
+    await ctx.app.db.delete(auditHeads).where(eq(auditHeads.companyId, company.id));
+    await call(ctx.app, '/api/device/setRemark', { id: device.id, remark: 'e' }, { token });
     const seqs = await ctx.app.db
       .select({ seq: auditLog.seq })
       .from(auditLog)
       .where(eq(auditLog.companyId, company.id))
       .orderBy(auditLog.seq);
-    expect(seqs.map((e) => e.seq)).toEqual([1, 2, 3, 4]);
+    expect(seqs.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6]);
+    const [head] = await ctx.app.db.select().from(auditHeads).where(eq(auditHeads.companyId, company.id));
+    expect(head?.seq).toBe(6);
     const { body } = await call<ChainVerification>(ctx.app, '/api/audit/verifyChain', {}, { token });
-    expect(body.data).toMatchObject({ ok: true, checked: 4, problems: [] });
+    expect(body.data).toMatchObject({ ok: true, checked: 6, problems: [] });
   });
 
   it('refuses to change or delete an entry', async () => {
