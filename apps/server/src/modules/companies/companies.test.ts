@@ -5,11 +5,10 @@ import {
   type UserCompany,
   type UserPowers,
 } from '@coldchain/contract';
-import { and, eq, isNull } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { call, useTestApp } from '../../test/build-app';
 import { addMember, buildCompany, buildRole, buildUser, login } from '../../test/factories';
-import { departments } from '../org/org.table';
+import { rootDepartmentId } from '../groups/groups.service';
 
 /** Every route name of spec section 2 that is a page of the permission-driven routes. */
 const SPEC_ROUTE_NAMES =
@@ -165,20 +164,12 @@ describe('companies, switching and powers', () => {
       ]);
   });
 
-  /** The company's top department. */
-  const rootDepartmentOf = async (companyId: number) => {
-    const [root] = await ctx.app.db
-      .select({ id: departments.id })
-      .from(departments)
-      .where(and(eq(departments.companyId, companyId), isNull(departments.parentId)));
-    return root!.id;
-  };
-
   it('answers each company’s powers for the header’s company, and anew once a role’s tags change', async () => {
     const ward = await buildCompany(ctx.app.db);
     const lab = await buildCompany(ctx.app.db);
     const member = await buildUser(ctx.app.db);
-    const [wardRoot, labRoot] = [await rootDepartmentOf(ward.id), await rootDepartmentOf(lab.id)];
+    const wardRoot = (await rootDepartmentId(ctx.app.db, ward.id))!;
+    const labRoot = (await rootDepartmentId(ctx.app.db, lab.id))!;
     const viewer = await buildRole(ctx.app.db, ward.id, wardRoot, ['device:view']);
     const auditor = await buildRole(ctx.app.db, lab.id, labRoot, ['audit:view']);
     await addMember(ctx.app.db, ward.id, member.id, false, { roleId: viewer.id });
