@@ -5,6 +5,7 @@ import type { Db } from '../../db/client';
 import { call, useTestApp } from '../../test/build-app';
 import { auditLog } from '../audit/audit.table';
 import { devices } from '../devices/devices.table';
+import { settingToEditAhead, tryQuickEdit } from './alarm-setting-quick-edit';
 import { presentSetting } from './alarm-settings.service';
 import { alarmFixture, postReadings } from './alarm-test-support';
 import { alarmRecords, alarmSettings, alarmState } from './alarms.table';
@@ -35,7 +36,7 @@ const deviceState = async (db: Db, id: string) =>
   )[0]!.state;
 
 /**
- * A rule edit with no alarm of the rule open is one statement (alarm-settings.service.ts,
+ * A rule edit with no alarm of the rule open is one statement (alarm-setting-quick-edit.ts,
  * `quickEditStatement`); with one open it is the transaction that ends it. Both must leave the
  * same things behind: the rule, its audit entry, its engine states gone, its device's state.
  */
@@ -144,6 +145,79 @@ describe('a rule edit in one statement', () => {
       .from(alarmSettings)
       .where(eq(alarmSettings.id, Number(created.body.data.id)));
     expect(stored!.max).toBe((edits.at(-1)!.after as { max: number }).max);
+    const chain = await call<ChainVerification>(ctx.app, '/api/audit/verifyChain', {}, f.as);
+    expect(chain.body.data).toMatchObject({ ok: true, problems: [] });
+  });
+
+  it('writes nothing from a stale read of the rule, so the edit goes the long way', async () => {
+    const f = await alarmFixture(ctx.app);
+    const db = ctx.app.db;
+    const id = (await f.save({})).body.data.id;
+    const scope = eq(devices.companyId, f.company.id);
+    const actor = { companyId: f.company.id, userId: f.company.admin.id, ip: '127.0.0.1' };
+    // Read ahead (the embedded database), then changed by another edit before this one writes.
+    const read = await settingToEditAhead(db, f.company.id, scope, id);
+    expect((await f.save({ id, max: 11 })).body.msgContent).toBe('success');
+    const [row] = await db
+      .select()
+      .from(alarmSettings)
+      .where(eq(alarmSettings.id, Number(id)));
+    const { id: _id, createdAt: _created, updatedAt: _updated, ...values } = row!;
+
+    const edit = { ...values, max: 12 } as Parameters<typeof tryQuickEdit>[4];
+    const answer = await tryQuickEdit(db, actor, scope, id, edit, read);
+    const edits = await db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'alarmSetting.edit'), eq(auditLog.targetId, id)))
+      .orderBy(auditLog.seq);
+    const [stored] = await db
+      .select()
+      .from(alarmSettings)
+      .where(eq(alarmSettings.id, Number(id)));
+    if (read) {
+      // The version read is gone: nothing written, nothing audited; the caller saves it the long way.
+      expect(read.row.max).toBe(8);
+      expect(answer).toBeNull();
+      expect(stored!.max).toBe(11);
+      expect(edits).toHaveLength(1);
+    } else {
+      // On PostgreSQL the edit reads the rule itself, locked: its "before" is the edit just saved.
+      expect(answer).toEqual({ id });
+      expect(stored!.max).toBe(12);
+      expect(edits.map((e) => (e.before as { max: number }).max)).toEqual([8, 11]);
+    }
+  });
+
+  it('edits from the row its last edit wrote, and the long way once the rule was changed otherwise', async () => {
+    const f = await alarmFixture(ctx.app);
+    const db = ctx.app.db;
+    const id = (await f.save({})).body.data.id;
+    expect((await f.save({ id, max: 9 })).body.msgContent).toBe('success');
+    // Changed by another writer (as removing a notifier from the company does), not by an edit.
+    await db
+      .update(alarmSettings)
+      .set({ max: 20 })
+      .where(eq(alarmSettings.id, Number(id)));
+    expect((await f.save({ id, max: 10 })).body.msgContent).toBe('success');
+    expect((await f.save({ id, max: 11 })).body.msgContent).toBe('success');
+
+    const edits = await db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'alarmSetting.edit'), eq(auditLog.targetId, id)))
+      .orderBy(auditLog.seq);
+    // Each "before" is the rule as it was stored: the other writer's 20 included.
+    expect(edits.map((e) => [(e.before as { max: number }).max, (e.after as { max: number }).max])).toEqual([
+      [8, 9],
+      [20, 10],
+      [10, 11],
+    ]);
+    const [stored] = await db
+      .select()
+      .from(alarmSettings)
+      .where(eq(alarmSettings.id, Number(id)));
+    expect(edits.at(-1)!.after).toEqual(JSON.parse(JSON.stringify(presentSetting(stored!))));
     const chain = await call<ChainVerification>(ctx.app, '/api/audit/verifyChain', {}, f.as);
     expect(chain.body.data).toMatchObject({ ok: true, problems: [] });
   });

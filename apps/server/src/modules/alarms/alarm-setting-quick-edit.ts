@@ -5,6 +5,7 @@ import { runsAlone } from '../../db/one-session';
 import { plannedOnce } from '../../db/planned-once';
 import { AppError } from '../../lib/app-error';
 import { idFromWire, idToWire } from '../../lib/ids';
+import { KeyedTurns } from '../../lib/keyed-turns';
 import { type Actor, auditedChangeSql, auditedValues, inAuditedOrder } from '../audit/audit.service';
 import { devices } from '../devices/devices.table';
 import { deviceIdsWhere, wholeCompanyOf } from '../org/access';
@@ -13,15 +14,21 @@ import { deviceStatesFromAlarms, devicesLockFor, type SettingRow } from './alarm
 import { alarmRecords, alarmSettings, alarmState } from './alarms.table';
 
 /*
- * A rule edit with no alarm of the rule open, as one statement after its find (docs/decisions.md,
- * "The hot audited writes are one statement each"); saveAlarmSetting takes the long way otherwise.
+ * A rule edit with no alarm of the rule open, as one statement (docs/decisions.md, "A rule edit
+ * with no alarm open is one statement"); saveAlarmSetting takes the long way, a transaction that
+ * ends those alarms, otherwise.
  */
 
-/** A setting, and whether an alarm of it is open (an edit must end it: the long way). */
+/**
+ * A setting; whether an alarm of it is open (an edit must end it: the long way); and the row's
+ * version, PostgreSQL's `xmin` (the transaction that wrote it), which every change of the row
+ * changes: the edit's statement writes only the version it was given.
+ */
 const SETTING_TO_EDIT = {
   ...getTableColumns(alarmSettings),
   hasOpenAlarm: sql<boolean>`exists (select 1 from ${alarmRecords} r
     where r.company_id = ${alarmSettings.companyId} and r.setting_id = ${alarmSettings.id} and r.end_time is null)`,
+  version: sql<string>`${alarmSettings}.xmin::text`,
 };
 
 /** `findSettingToEdit` for a caller who sees the whole company, its SQL built once. */
@@ -36,48 +43,118 @@ const settingToEditOfWholeCompany = builtOnce((q) => {
       ),
     )
     .limit(1);
-  // Built once per driver, so once per kind of database: the lock only where sessions run side
-  // by side (on the embedded database it orders nothing, and it writes the row to lock it).
+  // Built once per driver, so once per kind of database: locked where sessions run side by side.
   return (runsAlone(q) ? query : query.for('no key update')).prepare(UNNAMED);
 });
 
-/** `settingToEditOfWholeCompany` for a scope narrower than the company, built at each call. */
-function settingToEditInScope(tx: Tx, scope: SQL, id: number) {
-  const query = tx
-    .select(SETTING_TO_EDIT)
-    .from(alarmSettings)
-    .where(and(eq(alarmSettings.id, id), sql`${alarmSettings.deviceId} IN ${deviceIdsWhere(scope)}`))
-    .limit(1);
-  return runsAlone(tx) ? query : query.for('no key update');
+/** A rule found to edit: its row, whether an alarm of it is open, and the row's version. */
+export interface SettingToEdit {
+  row: SettingRow;
+  hasOpenAlarm: boolean;
+  version: string;
 }
 
 /**
- * `findSetting`, and whether an alarm of the setting is open: an edit with none is one statement
- * (`quickEditStatement`). Locked as `findSetting` locks on PostgreSQL (the rule first, then its
- * devices, then the chain, the order of every rule change); the embedded database runs one
- * transaction at a time, and the lock would only write the row.
+ * The rule `wireId` in the caller's `scope`. On PostgreSQL, inside the edit's transaction, locked
+ * as `findSetting` locks (the rule first, then its devices, then the chain: the order of every
+ * rule change); on the embedded database, which runs one statement at a time, read on its own,
+ * alongside the edit's other reads (`settingToEditAhead`).
  */
-async function findSettingToEdit(tx: Tx, scope: SQL, wireId: string) {
+async function findSettingToEdit(q: Db | Tx, scope: SQL, wireId: string): Promise<SettingToEdit> {
   const id = idFromWire(wireId);
   const companyId = wholeCompanyOf(scope);
+  const inScope = () => {
+    const query = q
+      .select(SETTING_TO_EDIT)
+      .from(alarmSettings)
+      .where(and(eq(alarmSettings.id, id!), sql`${alarmSettings.deviceId} IN ${deviceIdsWhere(scope)}`))
+      .limit(1);
+    return runsAlone(q) ? query : query.for('no key update');
+  };
   const [found] = !id
     ? []
     : companyId !== undefined
-      ? await settingToEditOfWholeCompany(tx).execute({ id, companyId })
-      : await settingToEditInScope(tx, scope, id);
+      ? await settingToEditOfWholeCompany(q).execute({ id, companyId })
+      : await inScope();
   if (!found) throw new AppError('ALARM_SETTING_NOT_FOUND');
-  const { hasOpenAlarm, ...row } = found;
-  return { row: row as SettingRow, hasOpenAlarm };
+  const { hasOpenAlarm, version, ...row } = found;
+  return { row: row as SettingRow, hasOpenAlarm, version };
+}
+
+/** The most rules whose last quick edit an embedded database's `RuleEdits` remembers. */
+const REMEMBERED_RULES = 1000;
+
+/**
+ * What the quick edits on one embedded database share: the edits of each rule take turns, and the
+ * row each rule's last quick edit wrote, with its version, is remembered. An edit in its turn
+ * starts from that row, checked by the statement like any read: edits sent together all read
+ * the rule ahead, and without it all but the first would find the version they read gone and take
+ * the long way. One process opens an embedded database, so all its edits pass here; a row changed
+ * otherwise (deleted, switched off in the list, edited the long way) fails the version check once.
+ */
+class RuleEdits {
+  readonly turns = new KeyedTurns<string>();
+  readonly #written = new Map<string, SettingToEdit>();
+
+  written(key: string): SettingToEdit | undefined {
+    return this.#written.get(key);
+  }
+
+  remember(key: string, rule: SettingToEdit | undefined): void {
+    this.#written.delete(key);
+    if (!rule) return;
+    this.#written.set(key, rule);
+    // A Map keeps insertion order: the first key is the rule edited longest ago.
+    if (this.#written.size > REMEMBERED_RULES) this.#written.delete(this.#written.keys().next().value!);
+  }
+}
+
+const ruleEditsOf = new WeakMap<Db, RuleEdits>();
+
+/** The quick edits' shared state on `db`, an embedded database. */
+function ruleEdits(db: Db): RuleEdits {
+  const known = ruleEditsOf.get(db);
+  if (known) return known;
+  const edits = new RuleEdits();
+  ruleEditsOf.set(db, edits);
+  return edits;
 }
 
 /**
- * An edit of a rule with no alarm open as one statement (docs/performance.md, "Audited writes"):
- * the rule's update, if no alarm of it is open (the caller found none; checked again, as ingest
- * may have raised one since on PostgreSQL); its engine states dropped, so judging starts afresh; its devices' state (the old and the
- * new device) set from the states left, 2 while any is active, as `syncDeviceStates` does; and its
- * audit entry. It answers the rule's id, or none when it changed nothing: then an alarm was
- * raised meanwhile, and the caller saves the rule the long way. The sub-statements share one snapshot, so the dropped states are left out of
- * the devices' by their setting.
+ * The key of rule `wireId` in `RuleEdits` when the caller sees the whole company (the row a quick
+ * edit wrote stands for a find in that scope only); undefined otherwise.
+ */
+function rememberedKey(companyId: number, scope: SQL, wireId: string): string | undefined {
+  const id = idFromWire(wireId);
+  return id && wholeCompanyOf(scope) === companyId ? `${companyId}:${id}` : undefined;
+}
+
+/**
+ * The rule an edit names, read ahead of the edit, alongside its other reads, where that is safe:
+ * on the embedded database, where the edit's statement checks that the rule is still the version
+ * read; not when the row its last quick edit wrote is remembered (`RuleEdits`), which the edit
+ * starts from. Undefined on PostgreSQL, where the edit finds the rule in its transaction, locked.
+ */
+export function settingToEditAhead(
+  db: Db,
+  companyId: number,
+  scope: SQL,
+  wireId: string,
+): Promise<SettingToEdit> | undefined {
+  if (!runsAlone(db)) return undefined;
+  const key = rememberedKey(companyId, scope, wireId);
+  if (key && ruleEdits(db).written(key)) return undefined;
+  return findSettingToEdit(db, scope, wireId);
+}
+
+/**
+ * An edit as one statement (docs/performance.md, "Audited writes"): the rule's update, if it is
+ * the version read and no alarm of it is open (ingest may have raised one since the read); its
+ * engine states dropped, so judging starts afresh; its devices' state (the old and the new device)
+ * set from the states left, 2 while any is active, as `syncDeviceStates` does; and its audit entry.
+ * It answers the rule's id, or none when it changed nothing: then the rule was changed or an alarm
+ * raised since the read, and the caller saves the rule the long way. The sub-statements share one
+ * snapshot, so the dropped states are left out of the devices' by their setting.
  */
 const quickEditStatement = builtSqlOnce((q) => {
   const companyId = sql`${sql.placeholder('whereCompanyId')}::bigint`;
@@ -89,11 +166,12 @@ const quickEditStatement = builtSqlOnce((q) => {
       and(
         sql`${alarmSettings.companyId} = ${companyId}`,
         sql`${alarmSettings.id} = ${settingId}`,
+        sql`${alarmSettings}.xmin = ${sql.placeholder('version')}::text::xid`,
         sql`not exists (select 1 from ${alarmRecords} r
           where r.company_id = ${companyId} and r.setting_id = ${settingId} and r.end_time is null)`,
       ),
     )
-    .returning({ id: alarmSettings.id })
+    .returning({ id: alarmSettings.id, version: sql`${alarmSettings}.xmin::text`.as('version') })
     .getSQL();
   const alongside = sql`cleared as (
       delete from ${alarmState} where company_id = ${companyId} and setting_id in (select id from changed)
@@ -104,50 +182,62 @@ const quickEditStatement = builtSqlOnce((q) => {
         ${sql.placeholder('newDeviceId')}::bigint]) where exists (select 1 from changed)`,
       counted: sql`s.setting_id <> ${settingId}`,
     })}`;
-  return plannedOnce(
-    auditedChangeSql({ change, alongside, answer: sql`select (select id from changed) as id` }),
-  );
+  return plannedOnce(auditedChangeSql({ change, alongside, answer: sql`select id, version from changed` }));
 });
 
-/** Saves an edit by `quickEditStatement` in `tx`, where `existing` was found; false if it must go the long way. */
+/**
+ * Saves the edit of `found` by `quickEditStatement` in `q`: the rule as written, with its new
+ * version, or undefined if it must go the long way.
+ */
 async function quickEdit(
-  tx: Tx,
+  q: Db | Tx,
   actor: Actor,
-  existing: SettingRow,
+  found: SettingToEdit,
   values: Omit<StoredRule, 'updatedAt'>,
-): Promise<boolean> {
+): Promise<SettingToEdit | undefined> {
+  const existing = found.row;
   const updatedAt = new Date();
+  const written: SettingRow = { ...existing, ...values, updatedAt };
   const audit = auditedValues({
     actor,
     action: 'alarmSetting.edit',
     targetType: 'alarmSetting',
     targetId: existing.id,
     before: presentSetting(existing),
-    after: presentSetting({ ...existing, ...values, updatedAt }),
+    after: presentSetting(written),
   });
-  // The rule is locked already (findSettingToEdit); then its devices, then (the statement) the chain.
+  // On PostgreSQL the rule is locked already (findSettingToEdit); then its devices, then (the
+  // statement) the chain. On the embedded database nothing is sent before it.
   const devicesLocks = [devicesLockFor(actor.companyId, [existing.deviceId, values.deviceId])];
-  const [saved] = await inAuditedOrder(tx, devicesLocks, () =>
-    quickEditStatement(tx).rows<{ id: number | string | null }>({
+  const [saved] = await inAuditedOrder(q, devicesLocks, () =>
+    quickEditStatement(q).rows<{ id: number | string; version: string }>({
       ...values,
       updatedAt,
       whereCompanyId: actor.companyId,
       whereId: existing.id,
+      version: found.version,
       oldDeviceId: existing.deviceId,
       newDeviceId: values.deviceId,
       ...audit,
     }),
   );
-  return saved?.id != null;
+  return saved && { row: written, hasOpenAlarm: false, version: saved.version };
 }
 
 /** Thrown inside a quick edit's transaction to undo it and save the long way. */
 class LongWay extends Error {}
 
 /**
- * Saves the edit of rule `wireId` (found in `scope`) as `values` by one statement, when no alarm
- * of the rule is open: its id, or null when the edit must go the long way (an alarm to end, or
- * one raised since the find; then nothing was written).
+ * Saves the edit of rule `wireId` (found in `scope`, or read ahead: `settingToEditAhead`) as
+ * `values`, when no alarm of the rule is open: its id, or null when the edit must go the long way
+ * (an alarm to end, or the rule changed or an alarm raised since the read; then nothing was
+ * written).
+ *
+ * On the embedded database the statement runs on its own, a transaction of its own: nothing runs
+ * between its check of the rule's version and open alarms and its writes. On PostgreSQL it runs
+ * in a transaction after the rule's and the devices' locks: ingest holds a device while it raises
+ * an alarm, and only a statement begun after the device's lock sees that alarm (read committed
+ * takes each statement's snapshot at its start), so the check and the locks cannot be one statement.
  */
 export async function tryQuickEdit(
   db: Db,
@@ -155,13 +245,25 @@ export async function tryQuickEdit(
   scope: SQL,
   wireId: string,
   values: Omit<StoredRule, 'updatedAt'>,
+  ahead?: SettingToEdit,
 ): Promise<{ id: string } | null> {
+  if (runsAlone(db)) {
+    const key = rememberedKey(actor.companyId, scope, wireId);
+    const edit = async () => {
+      const edits = ruleEdits(db);
+      const found = (key && edits.written(key)) || ahead || (await findSettingToEdit(db, scope, wireId));
+      const written = found.hasOpenAlarm ? undefined : await quickEdit(db, actor, found, values);
+      if (key) edits.remember(key, written);
+      return written ? { id: idToWire(found.row.id) } : null;
+    };
+    return key ? ruleEdits(db).turns.run(key, edit) : edit();
+  }
   return db
     .transaction(async (tx) => {
-      const existing = await findSettingToEdit(tx, scope, wireId);
-      if (existing.hasOpenAlarm) return null;
-      if (!(await quickEdit(tx, actor, existing.row, values))) throw new LongWay();
-      return { id: idToWire(existing.row.id) };
+      const found = await findSettingToEdit(tx, scope, wireId);
+      if (found.hasOpenAlarm) return null;
+      if (!(await quickEdit(tx, actor, found, values))) throw new LongWay();
+      return { id: idToWire(found.row.id) };
     })
     .catch((error: unknown) => {
       if (error instanceof LongWay) return null;

@@ -22,7 +22,7 @@ import {
   type SaveAlarmSettingInput,
   STORED_RULE_COLUMNS,
 } from './alarm-rule-values';
-import { tryQuickEdit } from './alarm-setting-quick-edit';
+import { settingToEditAhead, tryQuickEdit } from './alarm-setting-quick-edit';
 import { lockDevicesForAlarmChange, type SettingRow, syncDeviceStates } from './alarm-writer';
 import { alarmRecords, alarmSettings } from './alarms.table';
 import { assertRemoteAlarmAllowed, assertTiersAllowRemoteAlarm } from './remote-alarm';
@@ -124,14 +124,18 @@ export async function saveAlarmSetting(
   input: SaveAlarmSettingInput,
 ): Promise<{ id: string }> {
   const { companyId } = actor;
-  // The target and the notifiers are read side by side (the embedded database's thread runs
-  // statements that arrive together in one call); a target not found is said first, as before.
-  const [found, rule] = await Promise.allSettled([
+  // The target, the notifiers and (on the embedded database) the rule edited are read side by
+  // side (the embedded database's thread runs statements that arrive together in one call); a
+  // target not found is said first, then notifiers, then the rule, as before.
+  const ahead = input.id === undefined ? undefined : settingToEditAhead(db, companyId, scope, input.id);
+  const [found, rule, edited] = await Promise.allSettled([
     resolveTarget(db, scope, input),
     ruleValues(db, companyId, input),
+    ahead,
   ]);
   if (found.status === 'rejected') throw found.reason;
   if (rule.status === 'rejected') throw rule.reason;
+  if (edited.status === 'rejected') throw edited.reason;
   const target = found.value;
   assertTiersAllowRemoteAlarm([target.device], channelsOf(input));
   const values = {
@@ -141,10 +145,10 @@ export async function saveAlarmSetting(
     deviceId: target.deviceId,
     sensorId: target.sensorId,
   };
-  // Most edits find no alarm of the rule open: found and saved by one statement each. The others
-  // end those alarms, the long way, in a transaction of their own.
+  // Most edits find no alarm of the rule open: saved by one statement (alarm-setting-quick-edit.ts).
+  // The others end those alarms, the long way, in a transaction of their own.
   if (input.id !== undefined) {
-    const quick = await tryQuickEdit(db, actor, scope, input.id, values);
+    const quick = await tryQuickEdit(db, actor, scope, input.id, values, edited.value);
     if (quick) return quick;
   }
   const saved = await db.transaction(async (tx) => {
