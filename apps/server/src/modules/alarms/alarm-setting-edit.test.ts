@@ -3,6 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { Db } from '../../db/client';
 import { call, useTestApp } from '../../test/build-app';
+import { addMember, buildDepartment, buildDevice, buildRole, buildUser, login } from '../../test/factories';
 import { auditLog } from '../audit/audit.table';
 import { devices } from '../devices/devices.table';
 import { settingToEditAhead, tryQuickEdit } from './alarm-setting-quick-edit';
@@ -220,5 +221,67 @@ describe('a rule edit in one statement', () => {
     expect(edits.at(-1)!.after).toEqual(JSON.parse(JSON.stringify(presentSetting(stored!))));
     const chain = await call<ChainVerification>(ctx.app, '/api/audit/verifyChain', {}, f.as);
     expect(chain.body.data).toMatchObject({ ok: true, problems: [] });
+  });
+
+  it('keeps a department member to the rules of the devices they see, an edit remembered or not', async () => {
+    const f = await alarmFixture(ctx.app);
+    const db = ctx.app.db;
+    const id = (await f.save({})).body.data.id;
+    // Edited by the administrator the quick way: its row is remembered for the next edit.
+    expect((await f.save({ id, max: 9 })).body.msgContent).toBe('success');
+    const ward = await buildDepartment(db, f.company.id, { name: 'Ward 3' });
+    const theirs = await buildDevice(db, f.company.id, { departmentId: ward.id });
+    const role = await buildRole(db, f.company.id, ward.id, ['alarm:view', 'alarm:edit']);
+    const member = await buildUser(db);
+    await addMember(db, f.company.id, member.id, false, { departmentId: ward.id, roleId: role.id });
+    const as = { token: await login(ctx.app, member.account), companyId: f.company.id };
+    const rule = {
+      carrier: 'sensor',
+      targetId: String(theirs.sensors[0]!.id),
+      level: 1,
+      alarmType: 'overLimit',
+      max: 30,
+      repeat: 1,
+      channels: ['email'],
+      notifierIds: [],
+    };
+
+    // The administrator's fridge is not in their department: its rule does not exist for them,
+    // even moved onto a sensor they see.
+    for (const language of ['en', 'cn'] as const) {
+      const edit = await call(
+        ctx.app,
+        '/api/deviceAlarmRule/saveAlarmSetting',
+        { ...rule, id },
+        { ...as, language },
+      );
+      expect(edit.body).toMatchObject({
+        msgCode: 500,
+        msgContent: language === 'en' ? 'The alarm setting does not exist' : '报警设置不存在',
+      });
+    }
+    const [stored] = await db
+      .select()
+      .from(alarmSettings)
+      .where(eq(alarmSettings.id, Number(id)));
+    expect(stored).toMatchObject({ max: 9, deviceId: Number(f.device.id) });
+
+    // Their own rule they edit, twice in a row.
+    const created = await call<{ id: string }>(ctx.app, '/api/deviceAlarmRule/saveAlarmSetting', rule, as);
+    for (const max of [31, 32]) {
+      const edit = await call(
+        ctx.app,
+        '/api/deviceAlarmRule/saveAlarmSetting',
+        { ...rule, id: created.body.data.id, max },
+        as,
+      );
+      expect(edit.body.msgContent).toBe('success');
+    }
+    const edits = await db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'alarmSetting.edit'), eq(auditLog.targetId, created.body.data.id)))
+      .orderBy(auditLog.seq);
+    expect(edits.map((e) => (e.before as { max: number }).max)).toEqual([30, 31]);
   });
 });
