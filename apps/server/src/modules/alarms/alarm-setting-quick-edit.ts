@@ -1,4 +1,4 @@
-import { and, eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import { builtOnce, builtSqlOnce, placeholdersFor, UNNAMED } from '../../db/built-once';
 import type { Db, Tx } from '../../db/client';
 import { runsAlone } from '../../db/one-session';
@@ -6,11 +6,11 @@ import { plannedOnce } from '../../db/planned-once';
 import { AppError } from '../../lib/app-error';
 import { idFromWire, idToWire } from '../../lib/ids';
 import { KeyedTurns } from '../../lib/keyed-turns';
-import { type Actor, auditedChangeSql, auditedValues, inAuditedOrder } from '../audit/audit.service';
+import { type Actor, auditedChangeSql, auditedValues } from '../audit/audit.service';
 import { devices } from '../devices/devices.table';
 import { deviceIdsWhere, wholeCompanyOf } from '../org/access';
 import { presentSetting, STORED_RULE_COLUMNS, type StoredRule } from './alarm-rule-values';
-import { deviceStatesFromAlarms, devicesLockFor, type SettingRow } from './alarm-writer';
+import { deviceStatesFromAlarms, type SettingRow } from './alarm-writer';
 import { alarmRecords, alarmSettings, alarmState } from './alarms.table';
 
 /*
@@ -22,29 +22,57 @@ import { alarmRecords, alarmSettings, alarmState } from './alarms.table';
 /**
  * A setting; whether an alarm of it is open (an edit must end it: the long way); and the row's
  * version, PostgreSQL's `xmin` (the transaction that wrote it), which every change of the row
- * changes: the edit's statement writes only the version it was given.
+ * changes: the edit's statement writes only the version it was given. The rule's columns are
+ * named with their table: drizzle writes a column of a `with` query's selection without it, and
+ * inside the alarms' subquery `"id"` would be the alarm's.
  */
 const SETTING_TO_EDIT = {
   ...getTableColumns(alarmSettings),
   hasOpenAlarm: sql<boolean>`exists (select 1 from ${alarmRecords} r
-    where r.company_id = ${alarmSettings.companyId} and r.setting_id = ${alarmSettings.id} and r.end_time is null)`,
-  version: sql<string>`${alarmSettings}.xmin::text`,
+    where r.company_id = "alarm_settings"."company_id" and r.setting_id = "alarm_settings"."id"
+      and r.end_time is null)`.as('has_open_alarm'),
+  version: sql<string>`"alarm_settings".xmin::text`.as('version'),
 };
 
-/** `findSettingToEdit` for a caller who sees the whole company, its SQL built once. */
-const settingToEditOfWholeCompany = builtOnce((q) => {
-  const query = q
+/** A value of `settingQuery`: given, or a placeholder of a statement built once. */
+type Value = number | Placeholder;
+
+/** A found rule's row as a query of this file answers it. */
+type FoundSetting = SettingRow & { hasOpenAlarm: boolean; version: string };
+
+/**
+ * The find of rule `id` in `scope`; on PostgreSQL with its locks, in the order of every rule change
+ * (the rule first, then its devices, then the chain; alarm-writer.ts, `lockDevicesForAlarmChange`):
+ * the rule is read `for no key update` in a `with` query, and the devices (its own and
+ * `newDeviceId`, where the edit puts it) are locked by a subquery of the select that reads it, so
+ * after it. The embedded database runs one statement at a time: there the read takes no lock,
+ * which would only write the row.
+ */
+function settingQuery(q: Db | Tx, scope: SQL, id: Value, companyId: Value, newDeviceId: Value) {
+  const read = q
     .select(SETTING_TO_EDIT)
     .from(alarmSettings)
-    .where(
-      and(
-        eq(alarmSettings.id, sql.placeholder('id')),
-        sql`${alarmSettings.deviceId} IN ${deviceIdsWhere(eq(devices.companyId, sql.placeholder('companyId')))}`,
-      ),
-    )
+    .where(and(eq(alarmSettings.id, id), sql`${alarmSettings.deviceId} IN ${deviceIdsWhere(scope)}`))
     .limit(1);
-  // Built once per driver, so once per kind of database: locked where sessions run side by side.
-  return (runsAlone(q) ? query : query.for('no key update')).prepare(UNNAMED);
+  if (runsAlone(q)) return read;
+  const rule = q.$with('rule').as(read.for('no key update'));
+  return q
+    .with(rule)
+    .select({
+      ...rule._.selectedFields,
+      devicesLocked: sql<number>`(select count(*) from (
+        select 1 from ${devices} d where d.company_id = ${companyId}::bigint
+          and d.id in ("rule"."device_id", ${newDeviceId}::bigint)
+        order by d.id for no key update) locked)`,
+    })
+    .from(rule);
+}
+
+/** `settingQuery` for a caller who sees the whole company, its SQL built once per driver. */
+const settingToEditOfWholeCompany = builtOnce((q) => {
+  const p = sql.placeholder;
+  const wholeCompany = eq(devices.companyId, p('companyId'));
+  return settingQuery(q, wholeCompany, p('id'), p('companyId'), p('newDeviceId')).prepare(UNNAMED);
 });
 
 /** A rule found to edit: its row, whether an alarm of it is open, and the row's version. */
@@ -55,30 +83,29 @@ export interface SettingToEdit {
 }
 
 /**
- * The rule `wireId` in the caller's `scope`. On PostgreSQL, inside the edit's transaction, locked
- * as `findSetting` locks (the rule first, then its devices, then the chain: the order of every
- * rule change); on the embedded database, which runs one statement at a time, read on its own,
- * alongside the edit's other reads (`settingToEditAhead`).
+ * The rule `wireId` in the caller's `scope`, a rule of `companyId`. On PostgreSQL, inside the
+ * edit's transaction, with its locks (`settingQuery`: the devices' are the rule's and
+ * `newDeviceId`); on the embedded database read on its own, alongside the edit's other reads
+ * (`settingToEditAhead`).
  */
-async function findSettingToEdit(q: Db | Tx, scope: SQL, wireId: string): Promise<SettingToEdit> {
+async function findSettingToEdit(
+  q: Db | Tx,
+  companyId: number,
+  scope: SQL,
+  wireId: string,
+  newDeviceId = 0,
+): Promise<SettingToEdit> {
   const id = idFromWire(wireId);
-  const companyId = wholeCompanyOf(scope);
-  const inScope = () => {
-    const query = q
-      .select(SETTING_TO_EDIT)
-      .from(alarmSettings)
-      .where(and(eq(alarmSettings.id, id!), sql`${alarmSettings.deviceId} IN ${deviceIdsWhere(scope)}`))
-      .limit(1);
-    return runsAlone(q) ? query : query.for('no key update');
-  };
-  const [found] = !id
-    ? []
-    : companyId !== undefined
-      ? await settingToEditOfWholeCompany(q).execute({ id, companyId })
-      : await inScope();
+  const [found] = (
+    !id
+      ? []
+      : wholeCompanyOf(scope) === companyId
+        ? await settingToEditOfWholeCompany(q).execute({ id, companyId, newDeviceId })
+        : await settingQuery(q, scope, id, companyId, newDeviceId)
+  ) as (FoundSetting & { devicesLocked?: number })[];
   if (!found) throw new AppError('ALARM_SETTING_NOT_FOUND');
-  const { hasOpenAlarm, version, ...row } = found;
-  return { row: row as SettingRow, hasOpenAlarm, version };
+  const { hasOpenAlarm, version, devicesLocked: _locks, ...row } = found;
+  return { row, hasOpenAlarm, version };
 }
 
 /** The most rules whose last quick edit an embedded database's `RuleEdits` remembers. */
@@ -144,7 +171,7 @@ export function settingToEditAhead(
   if (!runsAlone(db)) return undefined;
   const key = rememberedKey(companyId, scope, wireId);
   if (key && ruleEdits(db).written(key)) return undefined;
-  return findSettingToEdit(db, scope, wireId);
+  return findSettingToEdit(db, companyId, scope, wireId);
 }
 
 /**
@@ -206,21 +233,18 @@ async function quickEdit(
     before: presentSetting(existing),
     after: presentSetting(written),
   });
-  // On PostgreSQL the rule is locked already (findSettingToEdit); then its devices, then (the
-  // statement) the chain. On the embedded database nothing is sent before it.
-  const devicesLocks = [devicesLockFor(actor.companyId, [existing.deviceId, values.deviceId])];
-  const [saved] = await inAuditedOrder(q, devicesLocks, () =>
-    quickEditStatement(q).rows<{ id: number | string; version: string }>({
-      ...values,
-      updatedAt,
-      whereCompanyId: actor.companyId,
-      whereId: existing.id,
-      version: found.version,
-      oldDeviceId: existing.deviceId,
-      newDeviceId: values.deviceId,
-      ...audit,
-    }),
-  );
+  // On PostgreSQL the rule and its devices are locked already (findSettingToEdit); the statement
+  // takes the chain's head last. On the embedded database nothing is sent before it.
+  const [saved] = await quickEditStatement(q).rows<{ id: number | string; version: string }>({
+    ...values,
+    updatedAt,
+    whereCompanyId: actor.companyId,
+    whereId: existing.id,
+    version: found.version,
+    oldDeviceId: existing.deviceId,
+    newDeviceId: values.deviceId,
+    ...audit,
+  });
   return saved && { row: written, hasOpenAlarm: false, version: saved.version };
 }
 
@@ -251,7 +275,8 @@ export async function tryQuickEdit(
     const key = rememberedKey(actor.companyId, scope, wireId);
     const edit = async () => {
       const edits = ruleEdits(db);
-      const found = (key && edits.written(key)) || ahead || (await findSettingToEdit(db, scope, wireId));
+      const found =
+        (key && edits.written(key)) || ahead || (await findSettingToEdit(db, actor.companyId, scope, wireId));
       const written = found.hasOpenAlarm ? undefined : await quickEdit(db, actor, found, values);
       if (key) edits.remember(key, written);
       return written ? { id: idToWire(found.row.id) } : null;
@@ -260,7 +285,7 @@ export async function tryQuickEdit(
   }
   return db
     .transaction(async (tx) => {
-      const found = await findSettingToEdit(tx, scope, wireId);
+      const found = await findSettingToEdit(tx, actor.companyId, scope, wireId, values.deviceId);
       if (found.hasOpenAlarm) return null;
       if (!(await quickEdit(tx, actor, found, values))) throw new LongWay();
       return { id: idToWire(found.row.id) };
