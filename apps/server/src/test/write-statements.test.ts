@@ -102,7 +102,7 @@ describe('statements per write', () => {
     expect(lastEdges).toBe(0);
   });
 
-  it('saves a rule in four statements, no alarm of it open, with no transaction on the embedded database', async () => {
+  it('saves a rule in three statements, no alarm of it open, with no transaction on the embedded database', async () => {
     const statements = await sent('/api/deviceAlarmRule/saveAlarmSetting', {
       id: settingId,
       carrier: 'sensor',
@@ -114,13 +114,13 @@ describe('statements per write', () => {
       channels: ['sms', 'email'],
       notifierIds: [adminId],
     });
-    // The sensor in scope with its device's tier (a remote channel), the notifiers' membership and
-    // the rule (its version, and whether an alarm of it is open), side by side; then its update,
+    // The sensor in scope with its device's tier (a remote channel) and the notifiers' membership
+    // in one, and the rule (its version, and whether an alarm of it is open) beside it; then its update,
     // its states' delete, the device's state and the audit append in one, a transaction of its own
     // on the embedded database. On PostgreSQL the rule is read in a transaction, locked and its
     // devices locked after it in the same statement (alarm-setting-quick-edit.ts, `settingQuery`).
     const alone = runsAlone(ctx.app.db);
-    expect(statements).toHaveLength(4);
+    expect(statements).toHaveLength(3);
     expect(locks(statements)).toHaveLength(0);
     const lockingTwice = statements.filter((s) => s.match(/for no key update/g)?.length === 2);
     expect(lockingTwice).toHaveLength(alone ? 0 : 1);

@@ -57,16 +57,34 @@ export function presentSetting(s: SettingRow): AlarmSettingView {
 
 /** The stored columns of a rule; its notifiers must be members of the company. */
 export async function ruleValues(db: Db, companyId: number, input: AlarmRule) {
-  const notifierIds = input.notifierIds.map((id) => idFromWire(id)!);
-  const escalation = storeEscalation(input.escalation ?? []);
-  const everyone = everyNotifier(notifierIds, escalation);
+  const rule = storedRuleOf(companyId, input);
+  const everyone = notifiersOf(rule);
   if (everyone.length > 0) {
     const members = await db
       .select({ userId: companyMembers.userId })
       .from(companyMembers)
       .where(and(eq(companyMembers.companyId, companyId), inArray(companyMembers.userId, everyone)));
-    if (members.length !== everyone.length) throw new AppError('NOTIFIER_NOT_MEMBER');
+    assertAllMembers(everyone, members.length);
   }
+  return rule;
+}
+
+/** Every person a stored rule may notify, at any level, each once. */
+export const notifiersOf = (rule: Pick<StoredRule, 'notifierIds' | 'escalation'>) =>
+  everyNotifier(rule.notifierIds, rule.escalation);
+
+/** Refuses a rule of whose `notifiers` fewer than all (`members`) are members of the company. */
+export function assertAllMembers(notifiers: number[], members: number) {
+  if (members !== notifiers.length) throw new AppError('NOTIFIER_NOT_MEMBER');
+}
+
+/**
+ * The stored columns of a rule as the console sent it, its notifiers not checked: `ruleValues`
+ * checks them, or the caller with a read of its own (`notifiersOf`, `assertAllMembers`).
+ */
+export function storedRuleOf(companyId: number, input: AlarmRule) {
+  const notifierIds = input.notifierIds.map((id) => idFromWire(id)!);
+  const escalation = storeEscalation(input.escalation ?? []);
   const allDay = (input.timeSlot ?? (input.periods.length > 0 ? 'periods' : 'allDay')) === 'allDay';
   return {
     companyId,
@@ -93,7 +111,7 @@ export async function ruleValues(db: Db, companyId: number, input: AlarmRule) {
 }
 
 /** What a save writes into a rule's row: its rule and where it is. */
-export type StoredRule = Awaited<ReturnType<typeof ruleValues>> &
+export type StoredRule = ReturnType<typeof storedRuleOf> &
   Pick<SettingRow, 'carrier' | 'targetId' | 'deviceId' | 'sensorId' | 'updatedAt'>;
 
 /** Every column a save writes; the type fails to check when a stored field is added or dropped. */
