@@ -2,10 +2,13 @@ import type { AlarmSettingView, ChainVerification } from '@coldchain/contract';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { Db } from '../../db/client';
+import type { Auth } from '../../plugins/auth';
 import { call, useTestApp } from '../../test/build-app';
 import { addMember, buildDepartment, buildDevice, buildRole, buildUser, login } from '../../test/factories';
+import { everyStatementOf } from '../../test/statement-log';
 import { auditLog } from '../audit/audit.table';
 import { devices } from '../devices/devices.table';
+import { visibleDevices } from '../org/access';
 import { settingToEditAhead, tryQuickEdit } from './alarm-setting-quick-edit';
 import { presentSetting } from './alarm-settings.service';
 import { alarmFixture, postReadings } from './alarm-test-support';
@@ -128,10 +131,14 @@ describe('a rule edit in one statement', () => {
   it('keeps every edit of a rule saved at once, in one gap-free chain', async () => {
     const f = await alarmFixture(ctx.app);
     const created = await f.save({});
-    const answers = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => f.save({ id: created.body.data.id, max: 10 + i })),
+    const { result: answers, statements } = await everyStatementOf(ctx.app.db, () =>
+      Promise.all(Array.from({ length: 10 }, (_, i) => f.save({ id: created.body.data.id, max: 10 + i }))),
     );
     expect(answers.map((a) => a.body.msgContent)).toEqual(answers.map(() => 'success'));
+    // Each is the quick edit's one statement (on the embedded database sent from the row the one
+    // before writes); none took the long way, whose update is a statement of its own.
+    expect(statements.filter((s) => s.includes('with changed as (update "alarm_settings"'))).toHaveLength(10);
+    expect(statements.filter((s) => /^\s*update "alarm_settings"/.test(s))).toHaveLength(0);
     const edits = await ctx.app.db
       .select()
       .from(auditLog)
@@ -177,7 +184,7 @@ describe('a rule edit in one statement', () => {
       .from(alarmSettings)
       .where(eq(alarmSettings.id, Number(id)));
     if (read) {
-      // The version read is gone: nothing written, nothing audited; the caller saves it the long way.
+      // The rule read is changed: nothing written, nothing audited; the caller saves it the long way.
       expect(read.row.max).toBe(8);
       expect(answer).toBeNull();
       expect(stored!.max).toBe(11);
@@ -283,5 +290,100 @@ describe('a rule edit in one statement', () => {
       .where(and(eq(auditLog.action, 'alarmSetting.edit'), eq(auditLog.targetId, created.body.data.id)))
       .orderBy(auditLog.seq);
     expect(edits.map((e) => (e.before as { max: number }).max)).toEqual([30, 31]);
+  });
+
+  it('edits a rule the quick way whatever its numbers, periods and escalation levels', async () => {
+    const f = await alarmFixture(ctx.app);
+    const db = ctx.app.db;
+    const member = await buildUser(db);
+    await addMember(db, f.company.id, member.id);
+    // Doubles whose shortest digits are long, tiny, huge or negative, and JSON columns: the
+    // statement's check must find each stored rule as the edit read it.
+    const awkward = [0.1 + 0.2, 1e-7, 5e-324, 1.7976931348623157e308, -0.0001, 123456789.12345679];
+    const [row] = await db
+      .insert(alarmSettings)
+      .values({
+        companyId: f.company.id,
+        carrier: 'sensor',
+        targetId: f.sensor.id,
+        deviceId: Number(f.device.id),
+        sensorId: f.sensor.id,
+        level: 2,
+        alarmType: 'overLimit',
+        min: awkward[0],
+        max: awkward[3],
+        preMin: awkward[1],
+        preMax: awkward[5],
+        hysteresis: awkward[2],
+        repeat: 3,
+        allDay: false,
+        periods: [
+          { start: '22:00', end: '06:00' },
+          { start: '12:30', end: '13:45' },
+        ],
+        weekdays: [1, 3, 7],
+        timeZone: 'Asia/Shanghai',
+        channels: ['email', 'sms'],
+        notifierIds: [f.company.admin.id, member.id],
+        escalation: [
+          { level: 2, notifierIds: [member.id], channels: ['sms'] },
+          { level: 3, notifierIds: [f.company.admin.id, member.id], channels: ['email', 'call'] },
+        ],
+      })
+      .returning();
+    const id = String(row!.id);
+    const scope = eq(devices.companyId, f.company.id);
+    const actor = { companyId: f.company.id, userId: f.company.admin.id, ip: '127.0.0.1' };
+    const { id: _id, createdAt: _created, updatedAt: _updated, ...values } = row!;
+    for (const min of [awkward[4], 1e-7, 0.1 + 0.2]) {
+      const read = await settingToEditAhead(db, f.company.id, scope, id);
+      const edit = { ...values, min } as Parameters<typeof tryQuickEdit>[4];
+      expect(await tryQuickEdit(db, actor, scope, id, edit, read)).toEqual({ id });
+    }
+    const [stored] = await db
+      .select()
+      .from(alarmSettings)
+      .where(eq(alarmSettings.id, Number(id)));
+    expect(stored!.min).toBe(0.1 + 0.2);
+    const chain = await call<ChainVerification>(ctx.app, '/api/audit/verifyChain', {}, f.as);
+    expect(chain.body.data).toMatchObject({ ok: true, problems: [] });
+  });
+
+  it('writes edits of one rule given at once one after another, each from the row the one before wrote', async () => {
+    const f = await alarmFixture(ctx.app);
+    const db = ctx.app.db;
+    const id = (await f.save({})).body.data.id;
+    const scope = visibleDevices({
+      companyId: f.company.id,
+      userId: f.company.admin.id,
+      scopePath: null,
+    } as Auth);
+    const actor = { companyId: f.company.id, userId: f.company.admin.id, ip: '127.0.0.1' };
+    const read = await settingToEditAhead(db, f.company.id, scope, id);
+    const [row] = await db
+      .select()
+      .from(alarmSettings)
+      .where(eq(alarmSettings.id, Number(id)));
+    const { id: _id, createdAt: _created, updatedAt: _updated, ...values } = row!;
+
+    // One read for all three (the embedded database's): stale for the second and the third, which
+    // start from the row the one before them writes. On PostgreSQL each reads the rule, locked.
+    const answers = await Promise.all(
+      [11, 12, 13].map((max) =>
+        tryQuickEdit(db, actor, scope, id, { ...values, max } as Parameters<typeof tryQuickEdit>[4], read),
+      ),
+    );
+    expect(answers).toEqual([{ id }, { id }, { id }]);
+    const edits = await db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'alarmSetting.edit'), eq(auditLog.targetId, id)))
+      .orderBy(auditLog.seq);
+    // Each starts from the rule the one before left (on PostgreSQL in the order their locks came).
+    const maxes = edits.map((e) => [(e.before as { max: number }).max, (e.after as { max: number }).max]);
+    expect(maxes.map(([before]) => before)).toEqual([8, ...maxes.slice(0, -1).map(([, after]) => after)]);
+    expect(maxes.map(([, after]) => after).sort()).toEqual([11, 12, 13]);
+    const chain = await call<ChainVerification>(ctx.app, '/api/audit/verifyChain', {}, f.as);
+    expect(chain.body.data).toMatchObject({ ok: true, problems: [] });
   });
 });

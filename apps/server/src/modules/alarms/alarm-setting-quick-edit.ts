@@ -20,25 +20,54 @@ import { alarmRecords, alarmSettings, alarmState } from './alarms.table';
  */
 
 /**
- * A setting; whether an alarm of it is open (an edit must end it: the long way); and the row's
- * version, PostgreSQL's `xmin` (the transaction that wrote it), which every change of the row
- * changes: the edit's statement writes only the version it was given. The rule's columns are
- * named with their table: drizzle writes a column of a `with` query's selection without it, and
- * inside the alarms' subquery `"id"` would be the alarm's.
+ * A setting, and whether an alarm of it is open (an edit must end it: the long way). The rule's
+ * columns are named with their table: drizzle writes a column of a `with` query's selection
+ * without it, and inside the alarms' subquery `"id"` would be the alarm's.
  */
 const SETTING_TO_EDIT = {
   ...getTableColumns(alarmSettings),
   hasOpenAlarm: sql<boolean>`exists (select 1 from ${alarmRecords} r
     where r.company_id = "alarm_settings"."company_id" and r.setting_id = "alarm_settings"."id"
       and r.end_time is null)`.as('has_open_alarm'),
-  version: sql<string>`"alarm_settings".xmin::text`.as('version'),
 };
 
 /** A value of `settingQuery`: given, or a placeholder of a statement built once. */
 type Value = number | Placeholder;
 
 /** A found rule's row as a query of this file answers it. */
-type FoundSetting = SettingRow & { hasOpenAlarm: boolean; version: string };
+type FoundSetting = SettingRow & { hasOpenAlarm: boolean };
+
+/**
+ * The columns an edit's statement checks before it writes: every column a save writes but the
+ * instant, so every field of the entry's `before` (`presentSetting`). The statement writes only a
+ * rule whose columns are still those the edit started from, whoever changed them since and
+ * however (an edit, a notifier removed from the company, a change and its undoing).
+ */
+const CHECKED_COLUMNS = (Object.keys(STORED_RULE_COLUMNS) as (keyof StoredRule)[]).filter(
+  (field) => field !== 'updatedAt',
+);
+
+/**
+ * `CHECKED_COLUMNS` of the rule being updated as a jsonb object, compared with `rule`'s below.
+ * jsonb compares numbers by value, objects whatever their keys' order: a float read back is its
+ * shortest digits on either side, equal exactly when the double is.
+ */
+const checkedOfRow = sql.join(
+  [
+    sql`jsonb_build_object(`,
+    sql.join(
+      CHECKED_COLUMNS.map((field) => sql`${sql.raw(`'${field}'`)}, ${alarmSettings[field]}`),
+      sql`, `,
+    ),
+    sql`)`,
+  ],
+  sql``,
+);
+
+/** `CHECKED_COLUMNS` of `rule` as JSON text, for `checkedOfRow` to equal. */
+function checkedOf(rule: SettingRow): string {
+  return JSON.stringify(Object.fromEntries(CHECKED_COLUMNS.map((field) => [field, rule[field]])));
+}
 
 /**
  * The find of rule `id` in `scope`; on PostgreSQL with its locks, in the order of every rule change
@@ -75,11 +104,10 @@ const settingToEditOfWholeCompany = builtOnce((q) => {
   return settingQuery(q, wholeCompany, p('id'), p('companyId'), p('newDeviceId')).prepare(UNNAMED);
 });
 
-/** A rule found to edit: its row, whether an alarm of it is open, and the row's version. */
+/** A rule found to edit: its row, and whether an alarm of it is open. */
 export interface SettingToEdit {
   row: SettingRow;
   hasOpenAlarm: boolean;
-  version: string;
 }
 
 /**
@@ -104,8 +132,8 @@ async function findSettingToEdit(
         : await settingQuery(q, scope, id, companyId, newDeviceId)
   ) as (FoundSetting & { devicesLocked?: number })[];
   if (!found) throw new AppError('ALARM_SETTING_NOT_FOUND');
-  const { hasOpenAlarm, version, devicesLocked: _locks, ...row } = found;
-  return { row, hasOpenAlarm, version };
+  const { hasOpenAlarm, devicesLocked: _locks, ...row } = found;
+  return { row, hasOpenAlarm };
 }
 
 /** The most rules whose last quick edit an embedded database's `RuleEdits` remembers. */
@@ -113,11 +141,15 @@ const REMEMBERED_RULES = 1000;
 
 /**
  * What the quick edits on one embedded database share: the edits of each rule take turns, and the
- * row each rule's last quick edit wrote, with its version, is remembered. An edit in its turn
- * starts from that row, checked by the statement like any read: edits sent together all read
- * the rule ahead, and without it all but the first would find the version they read gone and take
- * the long way. One process opens an embedded database, so all its edits pass here; a row changed
- * otherwise (deleted, switched off in the list, edited the long way) fails the version check once.
+ * row each rule's last quick edit wrote is remembered from the moment its statement is sent. An
+ * edit in its turn starts from that row, checked by its statement like any read (`checkedOfRow`),
+ * and its turn ends once its statement is sent: the database's thread runs statements in the
+ * order they arrive, so the next edit's statement finds the rule as this one leaves it, and edits
+ * of one rule sent together are written back to back. Without it they all read the rule ahead,
+ * and all but the first find it changed and take the long way. One process opens an embedded
+ * database, so all its edits pass here. A statement that wrote nothing (an alarm raised, the rule
+ * changed otherwise: deleted, switched off, edited the long way) leaves the row forgotten, and the
+ * edits sent after it from its row write nothing either: each takes the long way.
  */
 class RuleEdits {
   readonly turns = new KeyedTurns<string>();
@@ -133,6 +165,11 @@ class RuleEdits {
     this.#written.set(key, rule);
     // A Map keeps insertion order: the first key is the rule edited longest ago.
     if (this.#written.size > REMEMBERED_RULES) this.#written.delete(this.#written.keys().next().value!);
+  }
+
+  /** Forgets `rule` when it is still what `key` remembers (an edit sent after it may have replaced it). */
+  forget(key: string, rule: SettingToEdit): void {
+    if (this.#written.get(key) === rule) this.#written.delete(key);
   }
 }
 
@@ -158,8 +195,8 @@ function rememberedKey(companyId: number, scope: SQL, wireId: string): string | 
 
 /**
  * The rule an edit names, read ahead of the edit, alongside its other reads, where that is safe:
- * on the embedded database, where the edit's statement checks that the rule is still the version
- * read; not when the row its last quick edit wrote is remembered (`RuleEdits`), which the edit
+ * on the embedded database, where the edit's statement checks that the rule is still as read;
+ * not when the row its last quick edit wrote is remembered (`RuleEdits`), which the edit
  * starts from. Undefined on PostgreSQL, where the edit finds the rule in its transaction, locked.
  */
 export function settingToEditAhead(
@@ -176,7 +213,8 @@ export function settingToEditAhead(
 
 /**
  * An edit as one statement (docs/performance.md, "Audited writes"): the rule's update, if it is
- * the version read and no alarm of it is open (ingest may have raised one since the read); its
+ * still as the edit read it (`checkedOfRow`; on PostgreSQL it was read locked, and `checked` is
+ * null) and no alarm of it is open (ingest may have raised one since the read); its
  * engine states dropped, so judging starts afresh; its devices' state (the old and the new device)
  * set from the states left, 2 while any is active, as `syncDeviceStates` does; and its audit entry.
  * It answers the rule's id, or none when it changed nothing: then the rule was changed or an alarm
@@ -193,12 +231,12 @@ const quickEditStatement = builtSqlOnce((q) => {
       and(
         sql`${alarmSettings.companyId} = ${companyId}`,
         sql`${alarmSettings.id} = ${settingId}`,
-        sql`${alarmSettings}.xmin = ${sql.placeholder('version')}::text::xid`,
+        sql`(${sql.placeholder('checked')}::jsonb is null or ${checkedOfRow} = ${sql.placeholder('checked')}::jsonb)`,
         sql`not exists (select 1 from ${alarmRecords} r
           where r.company_id = ${companyId} and r.setting_id = ${settingId} and r.end_time is null)`,
       ),
     )
-    .returning({ id: alarmSettings.id, version: sql`${alarmSettings}.xmin::text`.as('version') })
+    .returning({ id: alarmSettings.id })
     .getSQL();
   const alongside = sql`cleared as (
       delete from ${alarmState} where company_id = ${companyId} and setting_id in (select id from changed)
@@ -209,19 +247,19 @@ const quickEditStatement = builtSqlOnce((q) => {
         ${sql.placeholder('newDeviceId')}::bigint]) where exists (select 1 from changed)`,
       counted: sql`s.setting_id <> ${settingId}`,
     })}`;
-  return plannedOnce(auditedChangeSql({ change, alongside, answer: sql`select id, version from changed` }));
+  return plannedOnce(auditedChangeSql({ change, alongside, answer: sql`select id from changed` }));
 });
 
 /**
- * Saves the edit of `found` by `quickEditStatement` in `q`: the rule as written, with its new
- * version, or undefined if it must go the long way.
+ * Sends the edit of `found` by `quickEditStatement` in `q`, at once (no `await` before it): the
+ * rule as the statement writes it, and whether it did (false: it must go the long way).
  */
-async function quickEdit(
+function sendQuickEdit(
   q: Db | Tx,
   actor: Actor,
   found: SettingToEdit,
   values: Omit<StoredRule, 'updatedAt'>,
-): Promise<SettingToEdit | undefined> {
+): { written: SettingToEdit; saved: Promise<boolean> } {
   const existing = found.row;
   const updatedAt = new Date();
   const written: SettingRow = { ...existing, ...values, updatedAt };
@@ -235,17 +273,20 @@ async function quickEdit(
   });
   // On PostgreSQL the rule and its devices are locked already (findSettingToEdit); the statement
   // takes the chain's head last. On the embedded database nothing is sent before it.
-  const [saved] = await quickEditStatement(q).rows<{ id: number | string; version: string }>({
-    ...values,
-    updatedAt,
-    whereCompanyId: actor.companyId,
-    whereId: existing.id,
-    version: found.version,
-    oldDeviceId: existing.deviceId,
-    newDeviceId: values.deviceId,
-    ...audit,
-  });
-  return saved && { row: written, hasOpenAlarm: false, version: saved.version };
+  const saved = quickEditStatement(q)
+    .rows<{ id: number | string }>({
+      ...values,
+      updatedAt,
+      whereCompanyId: actor.companyId,
+      whereId: existing.id,
+      // On PostgreSQL the rule was read locked in this transaction: nothing can have changed it.
+      checked: runsAlone(q) ? checkedOf(existing) : null,
+      oldDeviceId: existing.deviceId,
+      newDeviceId: values.deviceId,
+      ...audit,
+    })
+    .then((rows) => rows.length > 0);
+  return { written: { row: written, hasOpenAlarm: false }, saved };
 }
 
 /** Thrown inside a quick edit's transaction to undo it and save the long way. */
@@ -258,7 +299,9 @@ class LongWay extends Error {}
  * written).
  *
  * On the embedded database the statement runs on its own, a transaction of its own: nothing runs
- * between its check of the rule's version and open alarms and its writes. On PostgreSQL it runs
+ * between its check of the rule and its open alarms and its writes; the edits of one rule by
+ * callers who see the whole company are sent one after another, each from the row the one before
+ * writes (`RuleEdits`). On PostgreSQL it runs
  * in a transaction after the rule's and the devices' locks: ingest holds a device while it raises
  * an alarm, and only a statement begun after the device's lock sees that alarm (read committed
  * takes each statement's snapshot at its start), so the check and the locks cannot be one statement.
@@ -273,21 +316,37 @@ export async function tryQuickEdit(
 ): Promise<{ id: string } | null> {
   if (runsAlone(db)) {
     const key = rememberedKey(actor.companyId, scope, wireId);
-    const edit = async () => {
-      const edits = ruleEdits(db);
+    if (!key) {
+      const found = ahead ?? (await findSettingToEdit(db, actor.companyId, scope, wireId));
+      if (found.hasOpenAlarm) return null;
+      return (await sendQuickEdit(db, actor, found, values).saved) ? { id: idToWire(found.row.id) } : null;
+    }
+    const edits = ruleEdits(db);
+    // The turn ends when the statement is sent; its answer is awaited outside it.
+    const sent = await edits.turns.run(key, async () => {
       const found =
-        (key && edits.written(key)) || ahead || (await findSettingToEdit(db, actor.companyId, scope, wireId));
-      const written = found.hasOpenAlarm ? undefined : await quickEdit(db, actor, found, values);
-      if (key) edits.remember(key, written);
-      return written ? { id: idToWire(found.row.id) } : null;
-    };
-    return key ? ruleEdits(db).turns.run(key, edit) : edit();
+        edits.written(key) ?? ahead ?? (await findSettingToEdit(db, actor.companyId, scope, wireId));
+      if (found.hasOpenAlarm) {
+        edits.remember(key, undefined);
+        return undefined;
+      }
+      const edit = sendQuickEdit(db, actor, found, values);
+      edits.remember(key, edit.written);
+      return { id: found.row.id, ...edit };
+    });
+    if (!sent) return null;
+    const saved = await sent.saved.catch((error: unknown) => {
+      edits.forget(key, sent.written);
+      throw error;
+    });
+    if (!saved) edits.forget(key, sent.written);
+    return saved ? { id: idToWire(sent.id) } : null;
   }
   return db
     .transaction(async (tx) => {
       const found = await findSettingToEdit(tx, actor.companyId, scope, wireId, values.deviceId);
       if (found.hasOpenAlarm) return null;
-      if (!(await quickEdit(tx, actor, found, values))) throw new LongWay();
+      if (!(await sendQuickEdit(tx, actor, found, values).saved)) throw new LongWay();
       return { id: idToWire(found.row.id) };
     })
     .catch((error: unknown) => {
