@@ -48,7 +48,7 @@ interface TransactionalClient extends QueryingClient {
 /**
  * `statementsOf`, and the statements sent inside transactions too (BEGIN and COMMIT included),
  * for tests that pin what a write sends. On the embedded database each transaction's `query` is
- * listened to; on PostgreSQL each connection drizzle takes for a transaction (`pool.connect()`
+ * listened to, and its BEGIN and COMMIT (or ROLLBACK) written where PGlite sends them itself; on PostgreSQL each connection drizzle takes for a transaction (`pool.connect()`
  * without a callback: the pool's own `query` takes one with a callback, and is listened to as in
  * `statementsOf`).
  */
@@ -64,8 +64,22 @@ export async function everyStatementOf<T>(
   if (transaction) {
     client.transaction = (callback) =>
       transaction.call(client, (tx) => {
+        // PGlite sends its own BEGIN and COMMIT, not through `query`: written here as PostgreSQL's
+        // are seen, so that a test counts a transaction on either database.
+        statements.push('BEGIN');
         const undo = listened(tx);
-        return callback(tx).finally(undo);
+        return callback(tx)
+          .then(
+            (value) => {
+              statements.push('COMMIT');
+              return value;
+            },
+            (error: unknown) => {
+              statements.push('ROLLBACK');
+              throw error;
+            },
+          )
+          .finally(undo);
       });
     restore.push(() => {
       client.transaction = transaction;

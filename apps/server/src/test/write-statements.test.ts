@@ -7,7 +7,7 @@ import { everyStatementOf } from './statement-log';
 
 /** The caller's authentication (plugins/auth.ts), when it is not answered from its cache. */
 const CALLER = /json_build_object\(\s*'sessionId'/;
-/** BEGIN, COMMIT and ROLLBACK: sent by drizzle on PostgreSQL, by the embedded client itself. */
+/** BEGIN, COMMIT and ROLLBACK: sent by drizzle on PostgreSQL; by the embedded client itself, and written by statement-log.ts. */
 const TRANSACTION_EDGE = /^\s*(begin|commit|rollback)\b/i;
 
 /**
