@@ -31,6 +31,14 @@ async function engineState(
   });
 }
 
+/** The rule's edit entries in the audit trail, oldest first. */
+const editEntries = (db: Db, settingId: string) =>
+  db
+    .select()
+    .from(auditLog)
+    .where(and(eq(auditLog.action, 'alarmSetting.edit'), eq(auditLog.targetId, settingId)))
+    .orderBy(auditLog.seq);
+
 const deviceState = async (db: Db, id: string) =>
   (
     await db
@@ -139,11 +147,7 @@ describe('a rule edit in one statement', () => {
     // before writes); none took the long way, whose update is a statement of its own.
     expect(statements.filter((s) => s.includes('with changed as (update "alarm_settings"'))).toHaveLength(10);
     expect(statements.filter((s) => /^\s*update "alarm_settings"/.test(s))).toHaveLength(0);
-    const edits = await ctx.app.db
-      .select()
-      .from(auditLog)
-      .where(and(eq(auditLog.action, 'alarmSetting.edit'), eq(auditLog.targetId, created.body.data.id)))
-      .orderBy(auditLog.seq);
+    const edits = await editEntries(ctx.app.db, created.body.data.id);
     expect(edits).toHaveLength(10);
     // Each edit's "before" is the rule the previous one left: none was lost or based on a stale read.
     for (let i = 1; i < edits.length; i++)
@@ -174,11 +178,7 @@ describe('a rule edit in one statement', () => {
 
     const edit = { ...values, max: 12 } as Parameters<typeof tryQuickEdit>[4];
     const answer = await tryQuickEdit(db, actor, scope, id, edit, read);
-    const edits = await db
-      .select()
-      .from(auditLog)
-      .where(and(eq(auditLog.action, 'alarmSetting.edit'), eq(auditLog.targetId, id)))
-      .orderBy(auditLog.seq);
+    const edits = await editEntries(ctx.app.db, id);
     const [stored] = await db
       .select()
       .from(alarmSettings)
@@ -210,11 +210,7 @@ describe('a rule edit in one statement', () => {
     expect((await f.save({ id, max: 10 })).body.msgContent).toBe('success');
     expect((await f.save({ id, max: 11 })).body.msgContent).toBe('success');
 
-    const edits = await db
-      .select()
-      .from(auditLog)
-      .where(and(eq(auditLog.action, 'alarmSetting.edit'), eq(auditLog.targetId, id)))
-      .orderBy(auditLog.seq);
+    const edits = await editEntries(ctx.app.db, id);
     // Each "before" is the rule as it was stored: the other writer's 20 included.
     expect(edits.map((e) => [(e.before as { max: number }).max, (e.after as { max: number }).max])).toEqual([
       [8, 9],
@@ -284,11 +280,7 @@ describe('a rule edit in one statement', () => {
       );
       expect(edit.body.msgContent).toBe('success');
     }
-    const edits = await db
-      .select()
-      .from(auditLog)
-      .where(and(eq(auditLog.action, 'alarmSetting.edit'), eq(auditLog.targetId, created.body.data.id)))
-      .orderBy(auditLog.seq);
+    const edits = await editEntries(ctx.app.db, created.body.data.id);
     expect(edits.map((e) => (e.before as { max: number }).max)).toEqual([30, 31]);
   });
 
@@ -374,11 +366,7 @@ describe('a rule edit in one statement', () => {
       ),
     );
     expect(answers).toEqual([{ id }, { id }, { id }]);
-    const edits = await db
-      .select()
-      .from(auditLog)
-      .where(and(eq(auditLog.action, 'alarmSetting.edit'), eq(auditLog.targetId, id)))
-      .orderBy(auditLog.seq);
+    const edits = await editEntries(ctx.app.db, id);
     // Each starts from the rule the one before left (on PostgreSQL in the order their locks came).
     const maxes = edits.map((e) => [(e.before as { max: number }).max, (e.after as { max: number }).max]);
     expect(maxes.map(([before]) => before)).toEqual([8, ...maxes.slice(0, -1).map(([, after]) => after)]);

@@ -252,31 +252,24 @@ export async function tryQuickEdit(
   ahead?: SettingToEdit,
 ): Promise<{ id: string } | null> {
   if (runsAlone(db)) {
+    // A whole-company caller's edit takes its turn and is remembered (`RuleEdits`); others not.
     const key = rememberedKey(actor.companyId, scope, wireId);
-    if (!key) {
-      const found = ahead ?? (await findSettingToEdit(db, actor.companyId, scope, wireId));
-      if (found.hasOpenAlarm) return null;
-      return (await sendQuickEdit(db, actor, found, values).saved) ? { id: idToWire(found.row.id) } : null;
-    }
     const edits = ruleEdits(db);
-    // The turn ends when the statement is sent; its answer is awaited outside it.
-    const sent = await edits.turns.run(key, async () => {
+    const send = async () => {
       const found =
-        edits.written(key) ?? ahead ?? (await findSettingToEdit(db, actor.companyId, scope, wireId));
-      if (found.hasOpenAlarm) {
-        edits.remember(key, undefined);
-        return undefined;
-      }
-      const edit = sendQuickEdit(db, actor, found, values);
-      edits.remember(key, edit.written);
-      return { id: found.row.id, ...edit };
-    });
+        (key && edits.written(key)) || ahead || (await findSettingToEdit(db, actor.companyId, scope, wireId));
+      const edit = found.hasOpenAlarm ? undefined : sendQuickEdit(db, actor, found, values);
+      if (key) edits.remember(key, edit?.written);
+      return edit && { id: found.row.id, ...edit };
+    };
+    // The turn ends when the statement is sent; its answer is awaited outside it.
+    const sent = await (key ? edits.turns.run(key, send) : send());
     if (!sent) return null;
     const saved = await sent.saved.catch((error: unknown) => {
-      edits.forget(key, sent.written);
+      if (key) edits.forget(key, sent.written);
       throw error;
     });
-    if (!saved) edits.forget(key, sent.written);
+    if (!saved && key) edits.forget(key, sent.written);
     return saved ? { id: idToWire(sent.id) } : null;
   }
   return db

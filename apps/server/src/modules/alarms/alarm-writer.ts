@@ -328,15 +328,10 @@ export async function endExcursions(
 export async function lockDevicesForAlarmChange(tx: Tx, companyId: number, deviceIds: number[]) {
   // Nothing to order on the embedded database, which runs one transaction at a time.
   if (deviceIds.length === 0 || runsAlone(tx)) return;
-  await tx.execute(devicesLockFor(companyId, deviceIds));
-}
-
-/** The statement of `lockDevicesForAlarmChange`, for a caller that sends it itself. */
-export function devicesLockFor(companyId: number, deviceIds: number[]): SQL {
   const ids = [...new Set(deviceIds)].sort((a, b) => a - b);
-  return sql`
+  await tx.execute(sql`
     select 1 from ${devices} where company_id = ${companyId} and id = any(${pgArray(ids)}::bigint[])
-    order by id for no key update`;
+    order by id for no key update`);
 }
 
 /**

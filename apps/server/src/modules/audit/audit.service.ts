@@ -2,7 +2,6 @@ import type { ChainProblem, ChainVerification, OperationLogEntry } from '@coldch
 import { and, asc, count, desc, eq, gte, ilike, lte, or, type SQL, sql } from 'drizzle-orm';
 import { beforeCommit } from '../../db/before-commit';
 import type { Db, Queryable } from '../../db/client';
-import { runsAlone } from '../../db/one-session';
 import { idToWire } from '../../lib/ids';
 import { users } from '../users/users.table';
 import { auditHeads, auditLog } from './audit.table';
@@ -249,22 +248,6 @@ export function auditedChangeSql({ reads, change, alongside, answer, before }: A
 /** The placeholders' values of `entry` for a statement of `auditedChangeSql`. */
 export function auditedValues({ actor, ...entry }: AuditedEntry): AppendValues {
   return appendValuesOf(fieldsOf(actor, entry));
-}
-
-/**
- * Runs a statement of `auditedChangeSql` inside `tx`, a transaction of the caller's whose earlier
- * statements read what it changes: on PostgreSQL after `rows`, statements locking the rows the
- * change writes (`select 1 ... for no key update`, in the order every other writer takes them),
- * so that the statement's head comes after them (see `auditedChangeSql`); on the embedded
- * database, which runs one transaction at a time, as it is.
- */
-export async function inAuditedOrder<T>(tx: Queryable, rows: SQL[], run: () => Promise<T>): Promise<T> {
-  if (runsAlone(tx)) return run();
-  // Sent now, in this order (`execute()`, not a `then`, which would send them a microtask later,
-  // after the change), and not awaited: the session runs them in the order sent.
-  const locks = rows.map((lock) => tx.execute(lock).execute());
-  const [result] = await Promise.all([run(), ...locks]);
-  return result;
 }
 
 /** Walks the company's chain from the start and lists every edited or missing entry, a deleted tail included (first 100). */
