@@ -14,7 +14,7 @@ import autocannon from 'autocannon';
 import { sql } from 'drizzle-orm';
 import { openDatabase, queryRows } from '../apps/server/src/db/client';
 import { freePort, postJson, startServerProcess } from '../apps/server/src/test/server-process';
-import { cpuSeconds } from './fleet.bench';
+import { cpuSeconds } from './process-cpu';
 
 export interface CallFigures {
   label: string;
@@ -32,7 +32,7 @@ export interface CallFigures {
   serverCpuUsPerRequest: number;
 }
 
-interface Target {
+export interface Target {
   label: string;
   method: 'GET' | 'POST';
   path: string;
@@ -58,18 +58,20 @@ async function startBareServer(port: number) {
   return child;
 }
 
-async function load(
+/** Loads one call for `seconds` with `connections` callers (the fleet bench loads the console beside its fleet). */
+export async function load(
   baseUrl: string,
   target: Target,
   headers: Record<string, string>,
   seconds: number,
   checkEnvelope: boolean,
+  connections = API_CONNECTIONS,
 ) {
   let failures = 0;
   const result = await autocannon({
     url: `${baseUrl}${target.path}`,
     method: target.method,
-    connections: API_CONNECTIONS,
+    connections,
     duration: seconds,
     headers: { 'content-type': 'application/json', ...headers },
     body: target.body === undefined ? undefined : JSON.stringify(target.body),

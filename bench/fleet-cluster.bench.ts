@@ -22,7 +22,6 @@ import {
   addDevices,
   assertOpenFileLimit,
   collect,
-  cpuSeconds,
   DEVICES_PER_PROCESS,
   importInventory,
   type LatencyFigures,
@@ -30,6 +29,7 @@ import {
   login,
   Simulator,
 } from './fleet.bench';
+import { cpuSeconds } from './process-cpu';
 
 export interface ClusterFigures {
   label: string;

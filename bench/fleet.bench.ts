@@ -21,7 +21,9 @@ import {
   startServerProcess,
 } from '../apps/server/src/test/server-process';
 import { type AlarmProbe, rssMb, startAlarmProbe } from './alarm-probe';
+import { type ConsoleCallFigures, loadConsoleBesideFleet } from './fleet-console';
 import type { FleetCommand, FleetDevice, FleetStats } from './fleet-devices';
+import { cpuSeconds } from './process-cpu';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -36,6 +38,8 @@ export interface FleetOptions {
   env?: Record<string, string>;
   /** A directory kept between runs: the provisioned fleet is reused (embedded database only). */
   keepDir?: string;
+  /** Also load the console's page-load calls beside the fleet, after the steady window (fleet-console.ts). */
+  console?: { connections: number; seconds: number } | null;
 }
 
 export interface LatencyFigures {
@@ -62,8 +66,12 @@ export interface FleetFigures {
   dropped: number;
   /** The server's resident memory at its peak over the window. */
   rssMb: number;
+  /** What that peak is above the server's memory before the fleet connected, per device (KB). */
+  rssPerDeviceKb: number;
   /** Publish-to-socket alarm latency under the fleet's load (a freshly provisioned fleet only). */
   alarm: (LatencyFigures & { missed: number }) | null;
+  /** The console's calls beside the fleet, and the fleet's acknowledgements meanwhile. */
+  console?: { connections: number; calls: ConsoleCallFigures[]; fleet: LatencyFigures };
   restart?: {
     offlineSeconds: number;
     /** From the first reconnection to every device acknowledged once. */
@@ -126,15 +134,6 @@ export function latencyFigures(latencies: number[]): LatencyFigures {
     maxMs: round(list.at(-1) ?? 0),
     overOneSecond: list.filter((ms) => ms > 1000).length,
   };
-}
-
-/** CPU seconds (user + system) a process has used, from /proc (clock ticks of 10 ms). */
-/** CPU seconds of a process (utime + stime), with its ended and waited-for children if asked. */
-export function cpuSeconds(pid: number, options: { withChildren?: boolean } = {}): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const children = options.withChildren ? Number(fields[13]) + Number(fields[14]) : 0;
-  return (Number(fields[11]) + Number(fields[12]) + children) / 100;
 }
 
 /** A simulator process and a promise-based call to it. */
@@ -328,6 +327,7 @@ export async function benchFleet(label: string, options: FleetOptions): Promise<
         mqttUrl: `mqtt://127.0.0.1:${ports.mqttPort}`,
       });
 
+    const rssUnconnectedMb = rssMb(server.child.pid!);
     for (let i = 0; i < fleet.length; i += DEVICES_PER_PROCESS) {
       const simulator = Simulator.start();
       simulators.push(simulator);
@@ -389,6 +389,7 @@ export async function benchFleet(label: string, options: FleetOptions): Promise<
       worstPerSlice,
       dropped,
       rssMb: peakRss,
+      rssPerDeviceKb: Math.round(((peakRss - rssUnconnectedMb) * 1024) / devices),
       alarm: null,
     };
     if (sampling) {
@@ -397,6 +398,20 @@ export async function benchFleet(label: string, options: FleetOptions): Promise<
     }
     await probe?.close();
     probe = null;
+
+    if (options.console) {
+      const beside = await loadConsoleBesideFleet({
+        baseUrl: server.baseUrl,
+        token,
+        ...options.console,
+        fleetLatencies: async () => (await collect(simulators)).flatMap((s) => s.latencies),
+      });
+      figures.console = {
+        connections: beside.connections,
+        calls: beside.calls,
+        fleet: latencyFigures(beside.fleetLatencies),
+      };
+    }
 
     if (options.restart) {
       const offlineBefore = (await countByState(server.baseUrl, token))['4'] ?? 0;

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import mqtt from 'mqtt';
 import { freePort, postJson, startServerProcess } from '../apps/server/src/test/server-process';
-import { cpuSeconds } from './fleet.bench';
+import { cpuSeconds } from './process-cpu';
 
 export interface IngestFigures {
   label: string;

@@ -12,6 +12,7 @@ import { benchConsoleWeight, type PageLoad } from './console-weight.bench';
 import { benchDbCalls } from './db-calls.bench';
 import { benchFleet, fleetsFromEnv } from './fleet.bench';
 import { benchFleetCluster } from './fleet-cluster.bench';
+import { consoleOptionsFromEnv } from './fleet-console';
 import { benchHistory } from './history.bench';
 import { benchIngest, type IngestFigures } from './ingest.bench';
 import { type CeilingFigures, embeddedCeiling, postgresCeiling } from './ingest-ceiling';
@@ -107,15 +108,27 @@ async function fleetFigures() {
       keepDir: process.env.BENCH_FLEET_DIR
         ? `${process.env.BENCH_FLEET_DIR}/${devices}x${intervalS}`
         : undefined,
+      console: consoleOptionsFromEnv(),
     });
     const s = f.steady;
     console.log(
-      `- ${f.label}: server CPU ${(f.serverCpu * 100).toFixed(1)}% of a core (devices ${(f.devicesCpu * 100).toFixed(1)}%), RSS ${f.rssMb} MB, ${f.messagesPerSecond} msg/s, PUBACK p50 ${s.p50Ms} ms, p99 ${s.p99Ms} ms, max ${s.maxMs} ms, ${s.overOneSecond} over 1 s, ${f.dropped} connections lost; worst per 5 s: ${f.worstPerSlice.join(' ')} ms; connected in ${f.connectSeconds} s${f.provisionSeconds === null ? '' : `, provisioned in ${f.provisionSeconds} s`}`,
+      `- ${f.label}: server CPU ${(f.serverCpu * 100).toFixed(1)}% of a core (devices ${(f.devicesCpu * 100).toFixed(1)}%), RSS ${f.rssMb} MB (${f.rssPerDeviceKb} KB a device over the server before they connected), ${f.messagesPerSecond} msg/s, PUBACK p50 ${s.p50Ms} ms, p99 ${s.p99Ms} ms, max ${s.maxMs} ms, ${s.overOneSecond} over 1 s, ${f.dropped} connections lost; worst per 5 s: ${f.worstPerSlice.join(' ')} ms; connected in ${f.connectSeconds} s${f.provisionSeconds === null ? '' : `, provisioned in ${f.provisionSeconds} s`}`,
     );
     if (f.alarm)
       console.log(
         `  alarm under this load: p50 ${f.alarm.p50Ms} ms, p99 ${f.alarm.p99Ms} ms, max ${f.alarm.maxMs} ms (${f.alarm.acks} samples, ${f.alarm.missed} missed)`,
       );
+    if (f.console) {
+      const { connections, calls, fleet } = f.console;
+      console.log(`  the console beside the fleet, ${connections} connections a call:`);
+      for (const c of calls)
+        console.log(
+          `  - ${c.label}: ${c.requestsPerSecond} req/s, p50 ${c.p50Ms} ms, p99 ${c.p99Ms} ms${c.failures ? ` (${c.failures} answers not ok)` : ''}`,
+        );
+      console.log(
+        `  - the fleet meanwhile: PUBACK p50 ${fleet.p50Ms} ms, p99 ${fleet.p99Ms} ms, max ${fleet.maxMs} ms, ${fleet.overOneSecond} over 1 s`,
+      );
+    }
     if (f.restart) {
       const r = f.restart;
       console.log(

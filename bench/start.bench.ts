@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '../apps/server/src/test/server-process';
 import { statusMb } from './alarm-probe';
-import { cpuSeconds } from './fleet.bench';
+import { cpuSeconds } from './process-cpu';
 
 const root = path.resolve(import.meta.dirname, '..');
 

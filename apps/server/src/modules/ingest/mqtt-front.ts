@@ -4,6 +4,9 @@ import mqttPacket, { type Packet } from 'mqtt-packet';
 import { PacketSizeGuard } from './mqtt-packet-guard';
 import { Mqtt5Session } from './mqtt5-translate';
 
+type MqttParser = ReturnType<typeof mqttPacket.parser>;
+const NOTHING = Buffer.alloc(0);
+
 export interface FrontOptions {
   /** Largest MQTT packet accepted (MQTT_MAX_PACKET_BYTES); a larger one closes the connection. */
   maxPacketBytes?: number;
@@ -39,14 +42,17 @@ function connectLevel(bytes: Buffer): number | null {
  * The first packet's protocol level decides the rest: 3.1 and 3.1.1 pass through unchanged, MQTT
  * 5 is translated packet by packet (mqtt5-translate.ts). Backpressure is kept: while Aedes reads
  * nothing (an acknowledgement held back), the socket is paused.
+ *
+ * A fleet is tens of thousands of these held open for days, so what a connection keeps counts:
+ * the translation's two parsers are made only for an MQTT 5 device (they were a fifth of a 3.1.1
+ * connection's memory, docs/performance.md, "Memory per connected device").
  */
 export function frontDeviceSocket(socket: Socket, options: FrontOptions): Duplex {
   const guard = options.maxPacketBytes !== undefined ? new PacketSizeGuard(options.maxPacketBytes) : null;
   let mode: 'sniffing' | 'plain' | 'mqtt5' = 'sniffing';
-  let sniffed = Buffer.alloc(0);
-  let session: Mqtt5Session | null = null;
-  const fromDevice = mqttPacket.parser();
-  const fromBroker = mqttPacket.parser({ protocolVersion: 4 });
+  let sniffed = NOTHING;
+  /** An MQTT 5 device's translation: made at its CONNECT, so that 3.1.1 devices carry no parsers. */
+  let mqtt5: { session: Mqtt5Session; fromDevice: MqttParser; fromBroker: MqttParser } | null = null;
 
   // What goes to the device in one turn of the event loop leaves in one system call: the
   // acknowledgements of a transaction's messages are written one by one as Aedes handles them, and
@@ -77,7 +83,7 @@ export function frontDeviceSocket(socket: Socket, options: FrontOptions): Duplex
       socket.resume();
     },
     write(chunk: Buffer, _encoding, callback) {
-      if (mode === 'mqtt5') fromBroker.parse(chunk);
+      if (mqtt5) mqtt5.fromBroker.parse(chunk);
       else if (!toDevice(chunk)) return void socket.once('drain', () => callback());
       callback();
     },
@@ -99,16 +105,23 @@ export function frontDeviceSocket(socket: Socket, options: FrontOptions): Duplex
     destroySocket();
   };
 
-  fromDevice.on('packet', (packet: Packet) => {
-    const translated = session!.toBroker(packet);
-    if (typeof translated === 'string') return close(translated);
-    toBroker(mqttPacket.generate(translated));
-  });
-  fromDevice.on('error', (error) => close(error.message));
-  fromBroker.on('packet', (packet: Packet) => {
-    toDevice(mqttPacket.generate(session!.toDevice(packet), { protocolVersion: 5 }));
-  });
-  fromBroker.on('error', destroySocket);
+  /** Parsers of both directions: the device's MQTT 5 packets, and what Aedes answers in 3.1.1. */
+  const translating = () => {
+    const session = new Mqtt5Session(options.maxPacketBytes);
+    const fromDevice = mqttPacket.parser();
+    const fromBroker = mqttPacket.parser({ protocolVersion: 4 });
+    fromDevice.on('packet', (packet: Packet) => {
+      const translated = session.toBroker(packet);
+      if (typeof translated === 'string') return close(translated);
+      toBroker(mqttPacket.generate(translated));
+    });
+    fromDevice.on('error', (error) => close(error.message));
+    fromBroker.on('packet', (packet: Packet) => {
+      toDevice(mqttPacket.generate(session.toDevice(packet), { protocolVersion: 5 }));
+    });
+    fromBroker.on('error', destroySocket);
+    return { session, fromDevice, fromBroker };
+  };
 
   socket.on('data', (chunk: Buffer) => {
     const oversized = guard?.feed(chunk) ?? null;
@@ -118,16 +131,16 @@ export function frontDeviceSocket(socket: Socket, options: FrontOptions): Duplex
       return;
     }
     if (mode === 'plain') return toBroker(chunk);
-    if (mode === 'mqtt5') return void fromDevice.parse(chunk);
+    if (mqtt5) return void mqtt5.fromDevice.parse(chunk);
     sniffed = Buffer.concat([sniffed, chunk]);
     const level = connectLevel(sniffed);
     if (level === null) return;
     const bytes = sniffed;
-    sniffed = Buffer.alloc(0);
+    sniffed = NOTHING;
     if (level === 5) {
       mode = 'mqtt5';
-      session = new Mqtt5Session(options.maxPacketBytes);
-      fromDevice.parse(bytes);
+      mqtt5 = translating();
+      mqtt5.fromDevice.parse(bytes);
     } else {
       // 3.1, 3.1.1, and anything else Aedes is to refuse itself.
       mode = 'plain';
