@@ -21,6 +21,10 @@ import { plannedOnce } from './planned-once';
  *   out is written with `whenGiven`, so that the statement's text is the same whatever the request
  *   sends and the embedded database plans it once (`plannedOnce`); values are parameters (times as
  *   epoch milliseconds, lists as one array parameter with `= any(...)`), never text.
+ *   The price: a plan made for every value reads each such filter as if it kept about one row, so
+ *   it sorts rather than walks an index in the list's order. A list that opens unfiltered on a
+ *   large table and has that index runs its unfiltered form as a statement of its own
+ *   (`deviceListQuery`, modules/devices/device-views.ts).
  * - `orderBy` ends with a unique column, so that rows equal on the first keys keep one order from
  *   page to page.
  *

@@ -2,7 +2,7 @@ import type { DeviceView, Page, PageDevicesRequest } from '@coldchain/contract';
 import { and, type SQL, sql } from 'drizzle-orm';
 import { type Queryable, queryRows } from '../../db/client';
 import { decodeJsonRow, jsonRowOf } from '../../db/json-rows';
-import { pageOf, whenGiven } from '../../db/page-query';
+import { type PageQuery, pageOf, whenGiven } from '../../db/page-query';
 import { plannedOnce } from '../../db/planned-once';
 import { AppError } from '../../lib/app-error';
 import { idFromWire } from '../../lib/ids';
@@ -92,20 +92,38 @@ export async function pageDevices(
   query: PageDevicesRequest,
   editable: DeviceEditability = false,
 ): Promise<Page<DeviceView>> {
+  return pageOf(db, deviceListQuery(scope, query, editable), query, presentDeviceJson);
+}
+
+/**
+ * The device list as `pageOf` pages it, in the order of the index `devices_company_name_idx`
+ * (company, name, id), so that a page of a large company walks the index and stops after its
+ * rows. The list without filters, what the device screen opens on, is a statement of its own:
+ * planned once for every value (the embedded database's generic plan, db/planned-once.ts), the
+ * filters written with `whenGiven` read to the planner as if they kept about one device, and for
+ * one device sorting beats the index, so every page sorted the whole company (19 000 devices:
+ * 29 ms a page instead of 14; device-list-scale.test.ts checks the plan).
+ */
+export function deviceListQuery(
+  scope: SQL,
+  query: PageDevicesRequest,
+  editable: DeviceEditability,
+): PageQuery {
+  const row = deviceRow(editable);
+  const orderBy = sql`${devices.name}, ${devices.id}`;
+  const departmentId = idFromWire(query.departmentId);
+  const groupId = idFromWire(query.groupId);
+  if (!query.state && !departmentId && !groupId && !query.keyword)
+    return { row, from: devices, where: scope, orderBy };
   const like = query.keyword ? `%${query.keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
   const where = and(
     scope,
     whenGiven(query.state || null, 'smallint', (v) => sql`${devices.state} = ${v}`),
-    whenGiven(idFromWire(query.departmentId), 'bigint', (v) => sql`${devices.departmentId} = ${v}`),
-    whenGiven(idFromWire(query.groupId), 'bigint', (v) => sql`${devices.groupId} = ${v}`),
+    whenGiven(departmentId, 'bigint', (v) => sql`${devices.departmentId} = ${v}`),
+    whenGiven(groupId, 'bigint', (v) => sql`${devices.groupId} = ${v}`),
     whenGiven(like, 'text', (v) => sql`(${devices.name} ilike ${v} or ${devices.serial} ilike ${v})`),
   );
-  return pageOf(
-    db,
-    { row: deviceRow(editable), from: devices, where, orderBy: sql`${devices.name}, ${devices.id}` },
-    query,
-    presentDeviceJson,
-  );
+  return { row, from: devices, where, orderBy };
 }
 
 /** `/api/device/deviceDetail`: the device with its sensors, and the equipment those measure. */

@@ -53,6 +53,10 @@ export const devices = pgTable(
   (t) => [
     uniqueIndex('devices_serial_key').on(t.serial),
     index('devices_company_state_idx').on(t.companyId, t.state),
+    // The device list's order (pageDevices: name, then id): a page walks it and stops after its
+    // rows instead of sorting every device of the company (19 000: 29 ms -> 14 ms a page on the
+    // embedded database, docs/performance.md, "A large company's device list").
+    index('devices_company_name_idx').on(t.companyId, t.name, t.id),
   ],
 );
 

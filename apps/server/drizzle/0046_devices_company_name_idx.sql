@@ -1,0 +1,1 @@
+CREATE INDEX "devices_company_name_idx" ON "devices" USING btree ("company_id","name","id");
