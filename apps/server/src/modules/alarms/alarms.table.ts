@@ -157,6 +157,9 @@ export const alarmRecords = pgTable(
     // Open excursions of a setting: every clear, power-on and return online ends them by setting,
     // which the company-wide indexes answered by reading all of the company's alarms.
     index('alarm_records_open_idx').on(t.settingId, t.sensorId).where(sql`${t.endTime} is null`),
+    // Alarms still pending (resolve state 1): the home page counts them at every load, which read
+    // the company's whole alarm history (docs/performance.md, "A large company's device list").
+    index('alarm_records_pending_idx').on(t.companyId, t.deviceId).where(sql`${t.resolveState} = 1`),
   ],
 );
 

@@ -1,11 +1,11 @@
 import type { DeviceView, Page } from '@coldchain/contract';
-import { eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
+import { eq, getTableColumns, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/client';
 import { pageStatement } from '../../db/page-query';
 import { call, useTestApp } from '../../test/build-app';
 import { buildCompany, buildDevice, login } from '../../test/factories';
+import { genericPlanOf, sentOf } from '../../test/generic-plan';
 import { deviceListQuery } from './device-views';
 import { devices } from './devices.table';
 
@@ -54,7 +54,8 @@ describe('the device list of a large company', () => {
     const company = await largeCompany();
     const page = { pageNum: 1, pageSize: 20 };
     const plan = await genericPlanOf(
-      pageStatement(deviceListQuery(eq(devices.companyId, company.id), page, false), page),
+      ctx.app.db,
+      sentOf(pageStatement(deviceListQuery(eq(devices.companyId, company.id), page, false), page)),
     );
     expect(plan).toContain('devices_company_name_idx');
     // Without the index, or planned with the filters' conditions: "Sort Key: devices.name,
@@ -79,28 +80,4 @@ describe('the device list of a large company', () => {
     expect(page.body.data.total).toBe(1);
     expect(page.body.data.list.map((d) => d.id)).toEqual([String(one!.id)]);
   });
-
-  /**
-   * The plan PostgreSQL makes of `statement` for any values (the embedded database's thread runs
-   * planned-once statements on it, pglite-thread.mjs): prepared under `force_generic_plan`.
-   */
-  async function genericPlanOf(statement: SQL): Promise<string> {
-    const { sql: text, params } = new PgDialect().sqlToQuery(statement);
-    const literal = (value: unknown) =>
-      value === null
-        ? 'null'
-        : typeof value === 'string'
-          ? `'${value.replaceAll("'", "''")}'`
-          : String(value);
-    return ctx.app.db.transaction(async (tx) => {
-      await tx.execute(sql`set local plan_cache_mode = force_generic_plan`);
-      await tx.execute(sql.raw(`prepare scale_page as ${text}`));
-      const rows = await queryRows<{ 'QUERY PLAN': string }>(
-        tx,
-        sql.raw(`explain execute scale_page(${params.map(literal).join(', ')})`),
-      );
-      await tx.execute(sql`deallocate scale_page`);
-      return rows.map((row) => row['QUERY PLAN']).join('\n');
-    });
-  }
 });

@@ -1,0 +1,1 @@
+CREATE INDEX "alarm_records_pending_idx" ON "alarm_records" USING btree ("company_id","device_id") WHERE "alarm_records"."resolve_state" = 1;
