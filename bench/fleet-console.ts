@@ -6,7 +6,7 @@
  * this is where a list call queued behind ingest, or ingest behind a list, would show.
  */
 import { postJson } from '../apps/server/src/test/server-process';
-import { load, type Target } from './api.bench';
+import { ALARM_PAGE, DEVICE_PAGE, load, type Target } from './api.bench';
 
 export interface ConsoleCallFigures {
   label: string;
@@ -56,18 +56,8 @@ async function targetsOf(baseUrl: string, token: string): Promise<Target[]> {
   if (!sensorId) throw new Error(`fleet device ${device.serial} has no sensor`);
   const now = Date.now();
   return [
-    {
-      label: 'pageDevices (page of 20)',
-      method: 'POST',
-      path: '/api/device/pageDevices',
-      body: { pageNum: 1, pageSize: 20 },
-    },
-    {
-      label: 'pageAlarms (page of 20)',
-      method: 'POST',
-      path: '/api/alarm/pageAlarms',
-      body: { pageNum: 1, pageSize: 20 },
-    },
+    DEVICE_PAGE,
+    ALARM_PAGE,
     {
       label: 'deviceDetail (a fleet device)',
       method: 'POST',
