@@ -1,39 +1,11 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { type Db, queryRows } from '../db/client';
-
-/** A statement's text and parameters as the driver receives them. */
-export interface SentStatement {
-  text: string;
-  params: unknown[];
-}
+import type { SentStatement } from './statement-log';
 
 export function sentOf(statement: SQL): SentStatement {
   const { sql: text, params } = new PgDialect().sqlToQuery(statement);
   return { text, params };
-}
-
-/** The statements `work` sends outside transactions, with their parameters (statement-log.ts keeps only texts). */
-export async function sentBy(db: Db, work: () => Promise<unknown>): Promise<SentStatement[]> {
-  const client = (db as unknown as { $client: { query: (...args: unknown[]) => Promise<unknown> } }).$client;
-  const sent: SentStatement[] = [];
-  const original = client.query;
-  client.query = function (this: unknown, ...args: unknown[]) {
-    // PGlite takes (text, params); node-postgres, as drizzle calls it, a config with both.
-    const [first, second] = args as [string | { text: string; values?: unknown[] }, unknown[] | undefined];
-    sent.push(
-      typeof first === 'string'
-        ? { text: first, params: second ?? [] }
-        : { text: first.text, params: first.values ?? second ?? [] },
-    );
-    return original.apply(this, args);
-  };
-  try {
-    await work();
-  } finally {
-    client.query = original;
-  }
-  return sent;
 }
 
 const literal = (value: unknown) =>

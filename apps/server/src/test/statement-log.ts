@@ -17,7 +17,7 @@ export async function statementsOf<T>(
 ): Promise<{ result: T; statements: string[] }> {
   const client = (db as unknown as { $client: QueryingClient }).$client;
   const statements: string[] = [];
-  const undo = listenTo(client, statements);
+  const undo = listenTo(client, (text) => statements.push(text));
   try {
     return { result: await work(), statements };
   } finally {
@@ -25,12 +25,36 @@ export async function statementsOf<T>(
   }
 }
 
-/** Notes the text of every statement `target.query` sends into `statements`; gives the undo. */
-function listenTo(target: QueryingClient, statements: string[]): () => void {
+/** A statement's text and parameters as the driver received them. */
+export interface SentStatement {
+  text: string;
+  params: unknown[];
+}
+
+/**
+ * The statements `work` sends outside transactions, as `statementsOf` finds them, with their
+ * parameters (test/generic-plan.ts explains their plans).
+ */
+export async function sentStatementsOf(db: Db, work: () => Promise<unknown>): Promise<SentStatement[]> {
+  const client = (db as unknown as { $client: QueryingClient }).$client;
+  const sent: SentStatement[] = [];
+  const undo = listenTo(client, (text, params) => sent.push({ text, params }));
+  try {
+    await work();
+  } finally {
+    undo();
+  }
+  return sent;
+}
+
+/** Tells `noted` of every statement `target.query` sends; gives the undo. */
+function listenTo(target: QueryingClient, noted: (text: string, params: unknown[]) => void): () => void {
   const original = target.query;
   target.query = function (this: unknown, ...args: unknown[]) {
-    const text = args[0];
-    statements.push(typeof text === 'string' ? text : String((text as { text?: string })?.text));
+    // PGlite takes (text, params); node-postgres, as drizzle calls it, a config with both.
+    const [first, second] = args as [string | { text?: string; values?: unknown[] }, unknown];
+    if (typeof first === 'string') noted(first, Array.isArray(second) ? second : []);
+    else noted(String(first?.text), first?.values ?? (Array.isArray(second) ? second : []));
     return original.apply(this, args);
   };
   return () => {
@@ -58,7 +82,7 @@ export async function everyStatementOf<T>(
 ): Promise<{ result: T; statements: string[] }> {
   const client = (db as unknown as { $client: TransactionalClient }).$client;
   const statements: string[] = [];
-  const listened = (target: QueryingClient) => listenTo(target, statements);
+  const listened = (target: QueryingClient) => listenTo(target, (text) => statements.push(text));
   const restore: (() => void)[] = [listened(client)];
   const { transaction, connect } = client;
   if (transaction) {

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { resolveAuth } from '../../plugins/auth';
 import { useTestApp } from '../../test/build-app';
 import { buildCompany, buildDevice, login } from '../../test/factories';
-import { genericPlanOf, sentBy } from '../../test/generic-plan';
+import { genericPlanOf } from '../../test/generic-plan';
+import { sentStatementsOf } from '../../test/statement-log';
 import { companyDataInfo } from './home-overview';
 
 /** Alarms of a long history, all resolved but every PENDING_EVERY-th. */
@@ -34,7 +35,7 @@ describe('the home figures of a company with a long alarm history', () => {
     );
 
     let figures: Awaited<ReturnType<typeof companyDataInfo>> | undefined;
-    const [statement] = await sentBy(ctx.app.db, async () => {
+    const [statement] = await sentStatementsOf(ctx.app.db, async () => {
       figures = await companyDataInfo(ctx.app.db, auth);
     });
     expect(figures?.pendingAlarms).toBe(HISTORY / PENDING_EVERY);

@@ -49,7 +49,8 @@ function connectLevel(bytes: Buffer): number | null {
  */
 export function frontDeviceSocket(socket: Socket, options: FrontOptions): Duplex {
   const guard = options.maxPacketBytes !== undefined ? new PacketSizeGuard(options.maxPacketBytes) : null;
-  let mode: 'sniffing' | 'plain' | 'mqtt5' = 'sniffing';
+  /** A 3.1 or 3.1.1 device's bytes pass through as they come; until its CONNECT is read, neither. */
+  let plain = false;
   let sniffed = NOTHING;
   /** An MQTT 5 device's translation: made at its CONNECT, so that 3.1.1 devices carry no parsers. */
   let mqtt5: { session: Mqtt5Session; fromDevice: MqttParser; fromBroker: MqttParser } | null = null;
@@ -130,7 +131,7 @@ export function frontDeviceSocket(socket: Socket, options: FrontOptions): Duplex
       destroySocket();
       return;
     }
-    if (mode === 'plain') return toBroker(chunk);
+    if (plain) return toBroker(chunk);
     if (mqtt5) return void mqtt5.fromDevice.parse(chunk);
     sniffed = Buffer.concat([sniffed, chunk]);
     const level = connectLevel(sniffed);
@@ -138,12 +139,11 @@ export function frontDeviceSocket(socket: Socket, options: FrontOptions): Duplex
     const bytes = sniffed;
     sniffed = NOTHING;
     if (level === 5) {
-      mode = 'mqtt5';
       mqtt5 = translating();
       mqtt5.fromDevice.parse(bytes);
     } else {
       // 3.1, 3.1.1, and anything else Aedes is to refuse itself.
-      mode = 'plain';
+      plain = true;
       toBroker(bytes);
     }
   });
