@@ -1,3 +1,4 @@
+import { checkpointIfDue } from '../../db/checkpoints';
 import type { Db } from '../../db/client';
 import type { SweepGate } from '../jobs/sweep-slots';
 import { packOldReadings } from './packing';
@@ -10,13 +11,16 @@ const MAINTENANCE_EVERY_MS = 24 * 3_600_000;
 const GROWTH_CHECK_EVERY_MS = 30_000;
 /** How often the small hot tables are vacuumed where no autovacuum runs (a few milliseconds each). */
 const VACUUM_EVERY_MS = 10 * 60_000;
+/** How often the embedded database's write-ahead log is checked for a checkpoint due (db/checkpoints.ts). */
+const CHECKPOINT_CHECK_EVERY_MS = 15_000;
 
 /**
  * Daily reading-storage upkeep: the monthly partitions ahead of time, so live data never lands in
  * the default partition, then packing of readings older than two days (packing.ts). Runs a minute
  * after start (not in the rush of devices reconnecting and the demo seed) and then daily; one run
  * at a time. server.ts also prepares the partitions before it listens. Besides, the hot tables'
- * statistics follow their growth and the small ones are vacuumed (table-upkeep.ts).
+ * statistics follow their growth and the small ones are vacuumed (table-upkeep.ts), and the
+ * embedded database, which has no checkpointer, writes its checkpoints (db/checkpoints.ts).
  */
 export function startStorageMaintenance(
   db: Db,
@@ -59,11 +63,15 @@ export function startStorageMaintenance(
     keepUp(() => vacuumHotTables(db)),
     VACUUM_EVERY_MS,
   );
-  for (const t of [first, timer, growth, vacuum]) t.unref();
+  const checkpoint = setInterval(
+    keepUp(() => checkpointIfDue(db)),
+    CHECKPOINT_CHECK_EVERY_MS,
+  );
+  for (const t of [first, timer, growth, vacuum, checkpoint]) t.unref();
   /** Stops the timers and waits for a run in progress, so the database is not closed under it. */
   return async () => {
     clearTimeout(first);
-    for (const t of [timer, growth, vacuum]) clearInterval(t);
+    for (const t of [timer, growth, vacuum, checkpoint]) clearInterval(t);
     await running;
     await upkeep;
   };
