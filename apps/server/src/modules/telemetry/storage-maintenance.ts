@@ -3,7 +3,7 @@ import type { Db } from '../../db/client';
 import type { SweepGate } from '../jobs/sweep-slots';
 import { packOldReadings } from './packing';
 import { ensureReadingPartitions } from './partitions';
-import { analyseGrownTables, vacuumHotTables } from './table-upkeep';
+import { analyseGrownTables, freezeAgedTables, vacuumHotTables } from './table-upkeep';
 
 /** Partitions and packing are a daily concern; once a day keeps both a step ahead. */
 const MAINTENANCE_EVERY_MS = 24 * 3_600_000;
@@ -19,8 +19,9 @@ const CHECKPOINT_CHECK_EVERY_MS = 15_000;
  * the default partition, then packing of readings older than two days (packing.ts). Runs a minute
  * after start (not in the rush of devices reconnecting and the demo seed) and then daily; one run
  * at a time. server.ts also prepares the partitions before it listens. Besides, the hot tables'
- * statistics follow their growth and the small ones are vacuumed (table-upkeep.ts), and the
- * embedded database, which has no checkpointer, writes its checkpoints (db/checkpoints.ts).
+ * statistics follow their growth, the small ones are vacuumed and old rows frozen
+ * (table-upkeep.ts), and the embedded database, which has no checkpointer, writes its
+ * checkpoints (db/checkpoints.ts).
  */
 export function startStorageMaintenance(
   db: Db,
@@ -60,7 +61,10 @@ export function startStorageMaintenance(
     GROWTH_CHECK_EVERY_MS,
   );
   const vacuum = setInterval(
-    keepUp(() => vacuumHotTables(db)),
+    keepUp(async () => {
+      await vacuumHotTables(db);
+      await freezeAgedTables(db);
+    }),
     VACUUM_EVERY_MS,
   );
   const checkpoint = setInterval(

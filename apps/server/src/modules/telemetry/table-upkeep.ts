@@ -62,3 +62,40 @@ export async function vacuumHotTables(db: Db): Promise<void> {
   if (await hasAutovacuum(db)) return;
   for (const table of VACUUMED_TABLES) await db.execute(sql.raw(`vacuum (analyze) ${table}`));
 }
+
+/**
+ * Transactions after which a table's rows are frozen here: a twentieth of PostgreSQL's
+ * `autovacuum_freeze_max_age`. Early and often, because VACUUM skips the pages already all
+ * frozen: each time reads only what changed since the last, a stall of the database's one
+ * session that stays small, where freezing a large table for the first time late would hold it
+ * for minutes. A fleet of 10 000 devices reaches it every three days or so, a site of a few
+ * hundred loggers every few years.
+ */
+export const FREEZE_AFTER_TRANSACTIONS = 10_000_000;
+
+/**
+ * Freezes the rows of the tables (and their TOAST tables, which VACUUM takes with them) whose
+ * oldest unfrozen transaction is older than `afterTransactions`, oldest first, where no
+ * autovacuum does it. PostgreSQL's transaction ids wrap around after about two billion; a row
+ * not frozen by then looks as if it were written in the future and disappears from every query.
+ * A server stops assigning ids before that, but single-user mode, which the embedded database
+ * runs in, only warns, and its autovacuum never runs. A fleet of 10 000 devices commits about 40
+ * ingest transactions a second: under two years. The catalogs age as well, and the database's
+ * age is its oldest table's. Returns the tables frozen.
+ */
+export async function freezeAgedTables(
+  db: Db,
+  afterTransactions = FREEZE_AFTER_TRANSACTIONS,
+): Promise<string[]> {
+  if (await hasAutovacuum(db)) return [];
+  const rows = await queryRows<{ name: string }>(
+    db,
+    sql`select c.oid::regclass::text as name
+        from pg_class c
+        where c.relkind in ('r', 'm') and c.relpersistence <> 't'
+          and age(c.relfrozenxid) > ${afterTransactions}::int
+        order by age(c.relfrozenxid) desc`,
+  );
+  for (const { name } of rows) await db.execute(sql.raw(`vacuum (freeze) ${name}`));
+  return rows.map((r) => r.name);
+}
