@@ -41,22 +41,23 @@ const BUSY_DECAY_MS = 500;
 const MAX_JOBS_PER_BATCH = 2000;
 
 /**
- * How messages are gathered into a transaction when they come steadily (docs/performance.md,
- * "Ingest"). Each transaction costs a fixed part (its statements' round trips, planning-free
- * execution, commit) besides its messages: a thousand devices sending every second would each get
- * a transaction of their own, and the database thread would be busy all the time. So while the
- * last transaction held more than one message, the next waits until `minBatch` messages are
- * there, or `lingerMs` after its oldest message arrived, or no message has arrived for `gapMs`
- * (the senders are waiting for their answers: nothing more is coming), whichever is first. A
- * message that may raise or clear an alarm never waits, nor a lone message of a quiet server.
+ * How messages are gathered into a transaction (docs/performance.md, "A fleet's batches"). Each
+ * transaction costs a fixed part (its statements' round trips, planning-free execution, the quiet
+ * pass, commit) besides its messages: a thousand devices sending every second would each get a
+ * transaction of their own, and the database thread would be busy all the time. So a message
+ * waits for others while other devices may still send: until `minBatch` messages are there, or
+ * `lingerMs` after the oldest arrived, or until every device that sent in the last
+ * `activeSenderMs` has a message waiting (those waiting for their answers send nothing more:
+ * a device uploading its backlog one message at a time is not held up). A message that may raise
+ * or clear an alarm never waits, nor a lone device's message on a quiet server.
  */
 export interface BatchPacing {
   lingerMs: number;
   minBatch: number;
-  gapMs: number;
+  activeSenderMs: number;
 }
 
-export const DEFAULT_BATCH_PACING: BatchPacing = { lingerMs: 25, minBatch: 64, gapMs: 5 };
+export const DEFAULT_BATCH_PACING: BatchPacing = { lingerMs: 25, minBatch: 64, activeSenderMs: 1_000 };
 
 /**
  * The one entry of every reading (MQTT and HTTP). Messages that arrive while a transaction is
@@ -78,9 +79,8 @@ export class IngestService {
   /** Messages per device and minute, shared by MQTT and HTTP. */
   readonly messageRate: DeviceRateLimiter;
 
-  /** Messages in the last transaction written: more than one means messages come steadily. */
-  private lastBatchSize = 0;
-  private lastArrival = 0;
+  /** Each device that sent lately and when it last did, oldest first (BatchPacing). */
+  private readonly recentSenders = new Map<number, number>();
   /** Ends a wait for more messages at once (a full batch or an urgent message arrived). */
   private stopWaiting: (() => void) | null = null;
 
@@ -99,8 +99,9 @@ export class IngestService {
       const job = { device, records, resolve, reject, at, urgent: false };
       job.urgent = this.isUrgent(job);
       this.queue.push(job);
-      this.lastArrival = at;
-      if (this.stopWaiting && (job.urgent || this.queue.length >= this.pacing.minBatch)) this.stopWaiting();
+      this.recentSenders.delete(device.id);
+      this.recentSenders.set(device.id, at);
+      if (this.stopWaiting && !this.shouldWait()) this.stopWaiting();
       if (!this.writing) void this.drain();
     });
   }
@@ -124,12 +125,6 @@ export class IngestService {
 
   /** The next transaction's jobs: the urgent ones alone when there are others waiting too. */
   private nextBatch(): Pending[] {
-    const batch = this.takeBatch();
-    this.lastBatchSize = batch.length;
-    return batch;
-  }
-
-  private takeBatch(): Pending[] {
     if (this.queue.length > 1) {
       const urgent = this.queue.filter((job) => job.urgent).slice(0, MAX_JOBS_PER_BATCH);
       if (urgent.length > 0 && urgent.length < this.queue.length) {
@@ -172,21 +167,39 @@ export class IngestService {
   /** Whether the next transaction should wait for more messages (BatchPacing). */
   private shouldWait(): boolean {
     const { lingerMs, minBatch } = this.pacing;
-    if (lingerMs <= 0 || this.lastBatchSize <= 1 || this.queue.length >= minBatch) return false;
-    return !this.queue.some((job) => job.urgent);
+    if (lingerMs <= 0 || this.queue.length === 0 || this.queue.length >= minBatch) return false;
+    if (this.queue.some((job) => job.urgent)) return false;
+    return !this.everyRecentSenderWaiting();
+  }
+
+  /**
+   * Whether every device that sent within `activeSenderMs` has a message in the queue: then no
+   * message is coming that a wait could add (each of them waits for its answer, or has gone
+   * quiet). A fleet of quiet devices has many recent senders and few waiting, so it waits.
+   */
+  private everyRecentSenderWaiting(): boolean {
+    const since = Date.now() - this.pacing.activeSenderMs;
+    for (const [deviceId, at] of this.recentSenders) {
+      if (at >= since) break;
+      this.recentSenders.delete(deviceId);
+    }
+    // Distinct devices waiting are at most the queue's length: most calls end here.
+    if (this.queue.length < this.recentSenders.size) return false;
+    const waiting = new Set(this.queue.map((job) => job.device.id));
+    for (const deviceId of this.recentSenders.keys()) if (!waiting.has(deviceId)) return false;
+    return true;
   }
 
   /** Waits, when it should, until the queue makes a batch worth a transaction (BatchPacing). */
   private async gather(): Promise<void> {
-    const { lingerMs, gapMs } = this.pacing;
-    if (this.queue.length === 0 || !this.shouldWait()) return;
-    const deadline = this.queue[0]!.at + lingerMs;
+    if (!this.shouldWait()) return;
+    const deadline = this.queue[0]!.at + this.pacing.lingerMs;
     let stopped = false;
     while (!stopped && this.shouldWait()) {
       const now = Date.now();
-      if (now >= deadline || now - this.lastArrival >= gapMs) return;
+      if (now >= deadline) return;
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, Math.min(deadline - now, this.lastArrival + gapMs - now));
+        const timer = setTimeout(done, deadline - now);
         function done() {
           clearTimeout(timer);
           resolve();
