@@ -1,3 +1,5 @@
+// First: V8's settings must be in place before the rest of the server is loaded.
+import './lib/v8-flags';
 import { openDatabase } from './db/client';
 import { DATABASE_TEMPLATE_DIR } from './db/database-template';
 import { type Config, ConfigError, loadConfig } from './lib/config';
