@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { ensureServerBundle } from './server-bundle';
@@ -34,8 +35,14 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stdout?.on('data', (d) => (output += d));
-  child.stderr?.on('data', (d) => (output += d));
+  // SERVER_OUTPUT_FILE keeps what the server prints (a `--trace-gc` of SERVER_NODE_FLAGS, say).
+  const keep = env.SERVER_OUTPUT_FILE ?? process.env.SERVER_OUTPUT_FILE;
+  const record = (d: Buffer) => {
+    output += d;
+    if (keep) appendFileSync(keep, d);
+  };
+  child.stdout?.on('data', record);
+  child.stderr?.on('data', record);
   const baseUrl = `http://127.0.0.1:${env.PORT}`;
   // Up to 120 s: two test lanes run side by side on two cores, and a start with the demo under that
   // load has been seen to take over a minute.
