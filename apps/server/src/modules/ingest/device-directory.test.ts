@@ -126,6 +126,27 @@ describe('device directory (ingest look-ups of serials)', () => {
       expect(sawRotation - changedAt).toBeLessThanOrEqual(timing.ttlMs + timing.refreshEveryMs);
     });
 
+    it('a refresh keeps the cached device when the read says the same, and takes what changed', async () => {
+      const company = await buildCompany(ctx.app.db);
+      const device = await buildDevice(ctx.app.db, company.id);
+      // Refreshed by hand: every entry is within the refresh's horizon, and the timer waits 5 s.
+      const dir = directory({ ttlMs: 2_000, refreshEveryMs: 5_000, idleMs: 60_000 });
+      const first = await dir.find(device.serial);
+      await dir.refreshDue();
+      // The same object, not an equal copy: a fleet's directory re-read every half minute
+      // would otherwise be garbage in the old generation (docs/performance.md).
+      expect(await dir.find(device.serial)).toBe(first);
+      await ctx.app.db
+        .update(devices)
+        .set({ uploadIntervalS: 120 })
+        .where(eq(devices.id, Number(device.id)));
+      await dir.refreshDue();
+      const changed = await dir.find(device.serial);
+      expect(changed).not.toBe(first);
+      expect(changed).toMatchObject({ id: Number(device.id), uploadIntervalS: 120 });
+      expect(changed!.sensorIds).toEqual(first!.sensorIds);
+    });
+
     it('an entry left unused is not read again and expires', async () => {
       const company = await buildCompany(ctx.app.db);
       const device = await buildDevice(ctx.app.db, company.id);

@@ -186,7 +186,7 @@ export class DeviceDirectory {
         for (const serial of chunk) {
           const entry = this.cache.get(serial);
           if (!entry) continue;
-          entry.device = found.get(serial) ?? null;
+          entry.device = unchangedOr(entry.device, found.get(serial) ?? null);
           entry.until = readAt + this.lifetime();
         }
       }
@@ -253,4 +253,22 @@ export class DeviceDirectory {
     }
     return found;
   }
+}
+
+/**
+ * The cached device when the fresh read says the same, else the fresh one. A refresh re-reads
+ * every device in use every 22-30 s; keeping the entry's own object when nothing changed keeps
+ * those objects from dying old (a fleet's whole directory, every half minute, in the old
+ * generation: docs/performance.md, "Objects made old").
+ */
+function unchangedOr(cached: KnownDevice | null, fresh: KnownDevice | null): KnownDevice | null {
+  if (!cached || !fresh) return fresh;
+  const same =
+    cached.id === fresh.id &&
+    cached.companyId === fresh.companyId &&
+    cached.keyHash === fresh.keyHash &&
+    cached.uploadIntervalS === fresh.uploadIntervalS &&
+    cached.sensorIds.size === fresh.sensorIds.size &&
+    [...fresh.sensorIds].every(([channel, id]) => cached.sensorIds.get(channel) === id);
+  return same ? cached : fresh;
 }
