@@ -34,6 +34,9 @@ interface Pending extends IngestJob {
   urgent: boolean;
 }
 
+/** After this many fruitless waits in a row, 63 batches go without waiting before the next try. */
+const MAX_FRUITLESS_WAITS = 6;
+
 /** busyShare's time constant: the last half second or so counts. */
 const BUSY_DECAY_MS = 500;
 
@@ -48,8 +51,10 @@ const MAX_JOBS_PER_BATCH = 2000;
  * waits for others while other devices may still send: until `minBatch` messages are there, or
  * `lingerMs` after the oldest arrived, or until every device that sent in the last
  * `activeSenderMs` has a message waiting (those waiting for their answers send nothing more:
- * a device uploading its backlog one message at a time is not held up). A message that may raise
- * or clear an alarm never waits, nor a lone device's message on a quiet server.
+ * a device uploading its backlog one message at a time is not held up). Senders that take turns
+ * (a gateway relaying its loggers one request at a time) gather nothing by waiting, so after such
+ * a wait the next batches do not wait (gather). A message that may raise or clear an alarm never
+ * waits, nor a lone device's message on a quiet server.
  */
 export interface BatchPacing {
   lingerMs: number;
@@ -81,6 +86,11 @@ export class IngestService {
 
   /** Each device that sent lately and when it last did, oldest first (BatchPacing). */
   private readonly recentSenders = new Map<number, number>();
+  /** Messages received so far: a wait that saw no new one gathered nothing. */
+  private arrivals = 0;
+  /** Waits in a row that gathered nothing, and the batches still to go without waiting. */
+  private fruitlessWaits = 0;
+  private waitsToSkip = 0;
   /** Ends a wait for more messages at once (a full batch or an urgent message arrived). */
   private stopWaiting: (() => void) | null = null;
 
@@ -101,6 +111,7 @@ export class IngestService {
       this.queue.push(job);
       this.recentSenders.delete(device.id);
       this.recentSenders.set(device.id, at);
+      this.arrivals++;
       if (this.stopWaiting && !this.shouldWait()) this.stopWaiting();
       if (!this.writing) void this.drain();
     });
@@ -190,14 +201,37 @@ export class IngestService {
     return true;
   }
 
-  /** Waits, when it should, until the queue makes a batch worth a transaction (BatchPacing). */
+  /**
+   * Waits, when it should, until the queue makes a batch worth a transaction (BatchPacing). A
+   * wait that gathered nothing says the senders take turns (a gateway relaying its loggers one
+   * request at a time, each waiting for its answer): the next 1, 3, 7, ... up to 63 batches go
+   * without waiting, and a wait that gathers something ends that.
+   */
   private async gather(): Promise<void> {
     if (!this.shouldWait()) return;
+    if (this.waitsToSkip > 0) {
+      this.waitsToSkip--;
+      return;
+    }
+    const arrivalsBefore = this.arrivals;
+    // Only a wait that took time tells anything (the oldest message may have waited enough already).
+    if (!(await this.waitForMore())) return;
+    if (this.arrivals > arrivalsBefore) this.fruitlessWaits = 0;
+    else {
+      this.fruitlessWaits = Math.min(this.fruitlessWaits + 1, MAX_FRUITLESS_WAITS);
+      this.waitsToSkip = 2 ** this.fruitlessWaits - 1;
+    }
+  }
+
+  /** Waits until the batch should go; says whether it waited at all. */
+  private async waitForMore(): Promise<boolean> {
     const deadline = this.queue[0]!.at + this.pacing.lingerMs;
     let stopped = false;
+    let waited = false;
     while (!stopped && this.shouldWait()) {
       const now = Date.now();
-      if (now >= deadline) return;
+      if (now >= deadline) return waited;
+      waited = true;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(done, deadline - now);
         function done() {
@@ -211,6 +245,7 @@ export class IngestService {
       });
       this.stopWaiting = null;
     }
+    return waited;
   }
 
   /**
