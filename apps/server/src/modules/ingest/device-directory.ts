@@ -268,7 +268,8 @@ function unchangedOr(cached: KnownDevice | null, fresh: KnownDevice | null): Kno
     cached.companyId === fresh.companyId &&
     cached.keyHash === fresh.keyHash &&
     cached.uploadIntervalS === fresh.uploadIntervalS &&
-    cached.sensorIds.size === fresh.sensorIds.size &&
-    [...fresh.sensorIds].every(([channel, id]) => cached.sensorIds.get(channel) === id);
-  return same ? cached : fresh;
+    cached.sensorIds.size === fresh.sensorIds.size;
+  if (!same) return fresh;
+  for (const [channel, id] of fresh.sensorIds) if (cached.sensorIds.get(channel) !== id) return fresh;
+  return cached;
 }

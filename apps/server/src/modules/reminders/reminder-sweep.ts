@@ -40,8 +40,7 @@ export async function runReminderSweep(
   devicesPerRead = DEVICES_PER_READ,
 ): Promise<number> {
   const reminders = [
-    ...(await expiringDevices(db, now, devicesPerRead)),
-    ...(await devicesWithFewSetters(db, devicesPerRead)),
+    ...(await deviceReminders(db, now, devicesPerRead)),
     ...(await lowCredit(db, now)),
     ...(await calibrationsDue(db, now)),
     ...(await missedPatrols(db, now)),
@@ -119,11 +118,11 @@ const dateOf = (d: Date) => d.toISOString().slice(0, 10);
  */
 export const DEVICES_PER_READ = 2_000;
 
-/** The device ids of the sweep, a range at a time: (after, upTo], upTo null for the last. */
-async function* deviceIdRanges(
-  db: Db,
-  devicesPerRead: number,
-): AsyncGenerator<{ after: number; upTo: number | null }> {
+/** Device ids (after, upTo]; upTo null for the last range. */
+type IdRange = { after: number; upTo: number | null };
+
+/** The device ids of the sweep, a range at a time. */
+async function* deviceIdRanges(db: Db, devicesPerRead: number): AsyncGenerator<IdRange> {
   let after = 0;
   for (;;) {
     const [bound] = await queryRows<{ id: string | number }>(
@@ -139,23 +138,29 @@ async function* deviceIdRanges(
   }
 }
 
-const inRange = (column: SQL, { after, upTo }: { after: number; upTo: number | null }) =>
+const inRange = (column: SQL, { after, upTo }: IdRange) =>
   upTo === null ? sql`${column} > ${after}` : sql`${column} > ${after} and ${column} <= ${upTo}`;
 
-async function expiringDevices(db: Db, now: Date, devicesPerRead: number): Promise<Reminder[]> {
+/** The devices' own reminders (expiry, too few alarm recipients), a range of devices at a time. */
+async function deviceReminders(db: Db, now: Date, devicesPerRead: number): Promise<Reminder[]> {
   const found: Reminder[] = [];
-  const until = new Date(now.getTime() + EXPIRY_LEAD_DAYS * DAY_MS).toISOString();
   for await (const range of deviceIdRanges(db, devicesPerRead)) {
-    const rows = await queryRows<ExpiringDevice>(
-      db,
-      sql`select d.company_id, d.id, d.name, d.serial, d.expire_time from devices d
-          where ${inRange(sql`d.id`, range)} and d.state <> 6 and d.expire_time < ${until}
-            and not exists (select 1 from ${remindersSent} r where r.company_id = d.company_id
-                              and r.key = ${EXPIRY_KEY}::text || d.id || ':' || to_char(d.expire_time at time zone 'UTC', 'YYYY-MM-DD'))`,
-    );
-    found.push(...rows.map((d) => expiryReminder(d, now)));
+    found.push(...(await expiringDevices(db, now, range)));
+    found.push(...(await devicesWithFewSetters(db, range)));
   }
   return found;
+}
+
+async function expiringDevices(db: Db, now: Date, range: IdRange): Promise<Reminder[]> {
+  const until = new Date(now.getTime() + EXPIRY_LEAD_DAYS * DAY_MS).toISOString();
+  const rows = await queryRows<ExpiringDevice>(
+    db,
+    sql`select d.company_id, d.id, d.name, d.serial, d.expire_time from devices d
+        where ${inRange(sql`d.id`, range)} and d.state <> 6 and d.expire_time < ${until}
+          and not exists (select 1 from ${remindersSent} r where r.company_id = d.company_id
+                            and r.key = ${EXPIRY_KEY}::text || d.id || ':' || to_char(d.expire_time at time zone 'UTC', 'YYYY-MM-DD'))`,
+  );
+  return rows.map((d) => expiryReminder(d, now));
 }
 
 const EXPIRY_KEY = 'deviceExpiry:';
@@ -194,29 +199,25 @@ function expiryReminder(d: ExpiringDevice, now: Date): Reminder {
 
 const FEW_SETTERS_KEY = 'fewSetters:';
 
-async function devicesWithFewSetters(db: Db, devicesPerRead: number): Promise<Reminder[]> {
-  const found: Reminder[] = [];
-  for await (const range of deviceIdRanges(db, devicesPerRead)) {
-    const rows = await queryRows<DeviceWithFewSetters>(
-      db,
-      // The people notified by a device's enabled settings, counted once each; a device without
-      // enabled settings has no alarms to miss and is not reminded.
-      sql`with counted as (
-            select d.company_id, d.id, d.name, d.serial, count(distinct n.user_id) as setters
-            from devices d
-            join alarm_settings s on s.company_id = d.company_id and s.device_id = d.id and s.enabled
-            left join lateral unnest(s.notifier_ids) as n(user_id) on true
-            where ${inRange(sql`d.id`, range)} and d.state <> 6
-            group by d.company_id, d.id, d.name, d.serial
-          )
-          select c.* from counted c
-          where c.setters < ${MIN_ALARM_SETTERS}
-            and not exists (select 1 from ${remindersSent} r where r.company_id = c.company_id
-                              and r.key = ${FEW_SETTERS_KEY}::text || c.id || ':' || c.setters)`,
-    );
-    found.push(...rows.map(fewSettersReminder));
-  }
-  return found;
+async function devicesWithFewSetters(db: Db, range: IdRange): Promise<Reminder[]> {
+  const rows = await queryRows<DeviceWithFewSetters>(
+    db,
+    // The people notified by a device's enabled settings, counted once each; a device without
+    // enabled settings has no alarms to miss and is not reminded.
+    sql`with counted as (
+          select d.company_id, d.id, d.name, d.serial, count(distinct n.user_id) as setters
+          from devices d
+          join alarm_settings s on s.company_id = d.company_id and s.device_id = d.id and s.enabled
+          left join lateral unnest(s.notifier_ids) as n(user_id) on true
+          where ${inRange(sql`d.id`, range)} and d.state <> 6
+          group by d.company_id, d.id, d.name, d.serial
+        )
+        select c.* from counted c
+        where c.setters < ${MIN_ALARM_SETTERS}
+          and not exists (select 1 from ${remindersSent} r where r.company_id = c.company_id
+                            and r.key = ${FEW_SETTERS_KEY}::text || c.id || ':' || c.setters)`,
+  );
+  return rows.map(fewSettersReminder);
 }
 
 interface DeviceWithFewSetters {
