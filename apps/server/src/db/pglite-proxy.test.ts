@@ -275,6 +275,59 @@ describe('embedded database in its own thread', () => {
     );
     expect(row).toEqual({ id: 40, note: 'mode' });
   });
+
+  it('runs planned-once statements sent together under one plan setting, and no other statement', async () => {
+    const db = database.db;
+    const mode = (marked: boolean) => {
+      const read = sql`select current_setting('plan_cache_mode') as mode, ${marked}::boolean as marked`;
+      return queryRows<{ mode: string }>(db, marked ? plannedOnce(read) : read).then(
+        ([row]) => row!.mode,
+        (error: { cause?: { code?: string } }) => error.cause?.code,
+      );
+    };
+    const insert = (id: number) =>
+      queryRows(db, plannedOnce(sql`insert into probe values (${id}::int, ${'run'})`)).then(
+        () => 'stored',
+        (error: { cause?: { code?: string } }) => error.cause?.code,
+      );
+    // Each seen twice first, so that all are prepared and the next round goes into the database in
+    // one call (a statement is prepared at its second sighting, a planned-once one at its first).
+    await insert(50);
+    for (const _ of [1, 2]) await Promise.all([mode(true), mode(false)]);
+    const answers = await Promise.all([
+      mode(true),
+      insert(51),
+      insert(50),
+      mode(true),
+      mode(false),
+      mode(true),
+    ]);
+    expect(answers).toEqual([
+      'force_generic_plan',
+      'stored',
+      '23505',
+      'force_generic_plan',
+      'auto',
+      'force_generic_plan',
+    ]);
+    expect(await mode(false)).toBe('auto');
+    // In a transaction, a failure among them aborts the rest, and the rollback leaves the mode as it was.
+    const inside = await db
+      .transaction(async (tx) => {
+        const run = [52, 50, 53].map((id) =>
+          queryRows(tx, plannedOnce(sql`insert into probe values (${id}::int, ${'run'})`)).then(
+            () => 'stored',
+            (error: { cause?: { code?: string } }) => error.cause?.code,
+          ),
+        );
+        throw Object.assign(new Error('rolled back'), { codes: await Promise.all(run) });
+      })
+      .catch((error: { codes: string[] }) => error.codes);
+    expect(inside).toEqual(['stored', '23505', '25P02']);
+    expect(await mode(false)).toBe('auto');
+    const ids = await queryRows<{ id: number }>(db, sql`select id from probe where note = 'run' order by id`);
+    expect(ids.map((r) => r.id)).toEqual([50, 51]);
+  });
 });
 
 describe('transactions through the thread', () => {

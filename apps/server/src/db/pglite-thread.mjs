@@ -3,7 +3,20 @@
 // serves devices, the console and the live sockets. Plain JavaScript so that it starts the same
 // under `node`, `tsx` and the test runner.
 import { parentPort, workerData } from 'node:worker_threads';
-import { PGlite, parse as pgliteParse, protocol } from '@electric-sql/pglite';
+import { PGlite } from '@electric-sql/pglite';
+import {
+  answersIn,
+  bindMessage,
+  closeStatementMessage,
+  DESCRIBE_PORTAL,
+  describeStatementMessage,
+  EXECUTE,
+  joined,
+  parseMessage,
+  queryMessage,
+  resultOf,
+  SYNC,
+} from './pglite-wire.mjs';
 
 const identity = (value) => value;
 // PostgreSQL settings after PGlite's own start parameters (pglite-settings.ts, settingsAsStartParams).
@@ -43,9 +56,6 @@ const SEEN_ONCE_MAX = 2048;
 /** Statements that take parameters and are worth keeping planned (BEGIN, SET or DDL are sent as text). */
 const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i;
 
-const { serialize } = protocol;
-const { parseResults } = pgliteParse;
-
 /** Statement text -> its prepared statement's name and its parameters' types. */
 const plannedOnceStatements = new Map();
 /** The same for the statements prepared at their second sighting, least recently used first. */
@@ -53,56 +63,38 @@ const autoPrepared = new Map();
 const seenOnce = new Set();
 let autoNames = 0;
 
-function joined(parts) {
-  const out = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-}
+/** What PostgreSQL wrote during a call: copies of its output, gathered as it is written. */
+let output = [];
+const gather = (chunk) => {
+  output.push(Buffer.from(chunk));
+  return chunk.length;
+};
 
 /**
  * One call into PostgreSQL with the protocol messages `parts`; the answers, split at each
- * ReadyForQuery (one per Sync or simple Query). PGlite's own `query` made six calls for one
- * statement (parse, describe, bind, describe, execute, sync) and `exec` two, each through its
- * locks; the messages of one statement in one call cost about half (docs/performance.md, "The
- * embedded database's calls"). PostgreSQL answers each part as if it came alone: an error skips
- * to the next Sync, so a failed statement leaves the ones after it as they would have been.
+ * ReadyForQuery (one per Sync or simple Query; pglite-wire.mjs). PGlite's own `query` made six
+ * calls for one statement (parse, describe, bind, describe, execute, sync) and `exec` two, each
+ * through its locks; the messages of one statement in one call cost about half
+ * (docs/performance.md, "The embedded database's calls"). PostgreSQL answers each part as if it
+ * came alone: an error skips to the next Sync, so a failed statement leaves the ones after it as
+ * they would have been. The output is read raw (`execProtocolRawStream`) and parsed here: PGlite's
+ * `execProtocol` parses it with pg-protocol's parser, which cost the thread more than this.
  */
 async function call(parts) {
-  const { messages } = await db.execProtocol(joined(parts), { syncToFs: false, throwOnError: false });
-  const answers = [[]];
-  for (const message of messages) {
-    answers.at(-1).push(message);
-    if (message.name === 'readyForQuery') answers.push([]);
+  output = [];
+  try {
+    await db.execProtocolRawStream(joined(parts), { syncToFs: false, onRawData: gather });
+    return answersIn(output.length === 1 ? output[0] : Buffer.concat(output));
+  } finally {
+    output = [];
   }
-  answers.pop();
-  return answers;
-}
-
-function failureIn(answer) {
-  return answer.find((message) => message.name === 'error');
-}
-
-/** A statement's answer as PGlite's `query` gives it, or its error thrown. */
-function resultOf(answer, { rowMode, parsers }) {
-  const failure = failureIn(answer);
-  if (failure) throw failure;
-  return parseResults(answer, parsers, { rowMode })[0] ?? { rows: [], fields: [], affectedRows: 0 };
 }
 
 /** Parses `sql` as the statement `name` ('': the unnamed one); answers its parameters' types. */
 async function prepare(name, sql) {
-  const [answer] = await call([
-    serialize.parse({ name, text: sql }),
-    serialize.describe({ type: 'S', name }),
-    serialize.sync(),
-  ]);
-  const failure = failureIn(answer);
-  if (failure) throw failure;
-  return answer.find((message) => message.name === 'parameterDescription')?.dataTypeIDs ?? [];
+  const [answer] = await call([parseMessage(name, sql), describeStatementMessage(name), SYNC]);
+  if (answer.error) throw answer.error;
+  return answer.parameterTypes ?? [];
 }
 
 /** Parameters as text, serialised by their types as PGlite's `query` does. */
@@ -116,31 +108,24 @@ function textsOf(params, types) {
 
 /** Binds and runs a parsed statement: Bind, Describe, Execute and Sync, answered together. */
 function execution(name, params, types) {
-  return [
-    serialize.bind({ statement: name, values: textsOf(params, types) }),
-    serialize.describe({ type: 'P' }),
-    serialize.execute({}),
-    serialize.sync(),
-  ];
+  return [bindMessage(name, textsOf(params, types)), DESCRIBE_PORTAL, EXECUTE, SYNC];
 }
 
-/** A planned-once statement's run: its three answers are the setting's, its own, the reset's. */
-function onGenericPlan(statement, params) {
-  return {
-    parts: [
-      serialize.query('set plan_cache_mode = force_generic_plan'),
-      ...execution(statement.name, params, statement.types),
-      serialize.query('reset plan_cache_mode'),
-    ],
-    answers: 3,
-    index: 1,
-  };
-}
+const ON_GENERIC_PLAN = queryMessage('set plan_cache_mode = force_generic_plan');
+const OFF_GENERIC_PLAN = queryMessage('reset plan_cache_mode');
+
+/**
+ * A planned-once statement's run: between the setting and its reset (`generic`: runInOrder sends
+ * one setting before a run of such statements and one reset after it).
+ */
+const onGenericPlan = (statement, params) => ({
+  parts: execution(statement.name, params, statement.types),
+  generic: true,
+});
 
 const onPlan = (statement, params) => ({
   parts: execution(statement.name, params, statement.types),
-  answers: 1,
-  index: 0,
+  generic: false,
 });
 
 /**
@@ -151,8 +136,9 @@ const onPlan = (statement, params) => ({
  * A statement marked PLANNED_ONCE runs as a prepared statement of this session on its generic
  * plan: by default PostgreSQL plans each execution again for its values (it judged these
  * array-driven statements' generic plans costlier on paper), and the planning took longer than
- * the execution. The plan mode is set for the statement alone, in the same call; when the
- * statement fails in a transaction, the rollback undoes the setting. Every other statement the
+ * the execution. The plan mode is set for such statements alone, in the same call, one setting
+ * and one reset around each run of them that came together (runInOrder); when a statement fails
+ * in a transaction, the rollback undoes the setting. Every other statement the
  * server repeats is prepared too, and runs on PostgreSQL's own choice of plan (an unnamed
  * statement is parsed and planned at each run, which for a console call's short statements was
  * most of their cost). Finding one marks it the most recently used.
@@ -171,7 +157,7 @@ function ready({ op, sql, params }) {
     return onPlan(statement, params);
   }
   // BEGIN, COMMIT, SET, DDL: without parameters, a simple query is one call.
-  if ((params ?? []).length === 0) return { parts: [serialize.query(sql)], answers: 1, index: 0 };
+  if ((params ?? []).length === 0) return { parts: [queryMessage(sql)], generic: false };
   return null;
 }
 
@@ -196,7 +182,7 @@ async function prepared({ sql, params }) {
       if (autoPrepared.size > AUTO_PREPARED_MAX) {
         const [oldest, old] = autoPrepared.entries().next().value;
         autoPrepared.delete(oldest);
-        await call([serialize.close({ type: 'S', name: old.name }), serialize.sync()]);
+        await call([closeStatementMessage(old.name), SYNC]);
       }
       return onPlan(statement, params);
     }
@@ -255,24 +241,42 @@ async function runInOrder(messages) {
     const group = together;
     together = [];
     if (group.length === 0) return;
-    let answers;
+    // The parts in order, the plan mode set before each run of planned-once statements and reset
+    // after it; `owns[i]` is the index of group[i]'s own answer among all the call's answers.
+    const parts = [];
+    const owns = [];
+    let answers = 0;
+    let generic = false;
+    const planMode = (on) => {
+      if (on === generic) return;
+      parts.push(on ? ON_GENERIC_PLAN : OFF_GENERIC_PLAN);
+      answers += 1;
+      generic = on;
+    };
+    for (const { plan } of group) {
+      planMode(plan.generic);
+      parts.push(...plan.parts);
+      owns.push(answers);
+      answers += 1;
+    }
+    planMode(false);
+    let answered;
     try {
-      answers = await call(group.flatMap(({ plan }) => plan.parts));
+      answered = await call(parts);
     } catch (error) {
       for (const { message } of group) refuse(message, error);
       return;
     }
-    let at = 0;
-    for (const { message, plan } of group) {
-      const own = answers[at + plan.index];
-      at += plan.answers;
+    group.forEach(({ message }, i) => {
+      const own = answered[owns[i]];
       try {
         if (!own) throw new Error('the embedded database gave no answer to a statement');
-        answer(message, shaped(resultOf(own, optionsOf(message))));
+        const { rowMode, parsers } = optionsOf(message);
+        answer(message, shaped(resultOf(own, rowMode, parsers)));
       } catch (error) {
         refuse(message, error);
       }
-    }
+    });
   };
   for (const message of messages) {
     const plan = ready(message);

@@ -13,10 +13,13 @@ export const LOCAL_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 /**
  * A fresh, migrated database for one test file: PGlite in memory by default, or a new database on
  * the PostgreSQL server named by TEST_DATABASE_URL (created here, dropped on close), so that the
- * same suite proves both drivers.
+ * same suite proves both drivers. TEST_DATABASE_THREAD=1 runs the suite on the embedded database
+ * in its own thread, as the server runs it (`npm run test:thread`), so that the thread's own
+ * protocol code (pglite-thread.mjs) answers every statement the suite sends.
  */
 export async function openTestDatabase(): Promise<Database> {
   const serverUrl = process.env.TEST_DATABASE_URL;
+  if (!serverUrl && process.env.TEST_DATABASE_THREAD === '1') return openThreadedTestDatabase();
   if (!serverUrl) return openEmbeddedTestDatabase();
   return openPostgresTestDatabase(serverUrl);
 }
