@@ -129,9 +129,9 @@ const onPlan = (statement, params) => ({
 });
 
 /**
- * How a statement runs once nothing needs preparing first: its protocol messages, how many
- * answers they get and which one is the statement's; null when it must first be prepared (a call
- * of its own, whose answer the run needs) or is not a statement.
+ * How a statement runs once nothing needs preparing first: its protocol messages (one answer)
+ * and whether it runs on the generic plan; null when it must first be prepared (a call of its
+ * own, whose answer the run needs) or is not a statement.
  *
  * A statement marked PLANNED_ONCE runs as a prepared statement of this session on its generic
  * plan: by default PostgreSQL plans each execution again for its values (it judged these
