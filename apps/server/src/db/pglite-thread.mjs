@@ -115,17 +115,12 @@ const ON_GENERIC_PLAN = queryMessage('set plan_cache_mode = force_generic_plan')
 const OFF_GENERIC_PLAN = queryMessage('reset plan_cache_mode');
 
 /**
- * A planned-once statement's run: between the setting and its reset (`generic`: runInOrder sends
- * one setting before a run of such statements and one reset after it).
+ * A prepared statement's run; a `generic` one (planned once) runs between the plan setting and
+ * its reset, which runInOrder sends once around each run of such statements.
  */
-const onGenericPlan = (statement, params) => ({
+const runOf = (statement, params, generic) => ({
   parts: execution(statement.name, params, statement.types),
-  generic: true,
-});
-
-const onPlan = (statement, params) => ({
-  parts: execution(statement.name, params, statement.types),
-  generic: false,
+  generic,
 });
 
 /**
@@ -147,14 +142,14 @@ function ready({ op, sql, params }) {
   if (op !== 'query') return null;
   if (sql.startsWith(PLANNED_ONCE)) {
     const statement = plannedOnceStatements.get(sql);
-    return statement ? onGenericPlan(statement, params) : null;
+    return statement ? runOf(statement, params, true) : null;
   }
   if (PREPARABLE.test(sql)) {
     const statement = autoPrepared.get(sql);
     if (!statement) return null;
     autoPrepared.delete(sql);
     autoPrepared.set(sql, statement);
-    return onPlan(statement, params);
+    return runOf(statement, params, false);
   }
   // BEGIN, COMMIT, SET, DDL: without parameters, a simple query is one call.
   if ((params ?? []).length === 0) return { parts: [queryMessage(sql)], generic: false };
@@ -172,7 +167,7 @@ async function prepared({ sql, params }) {
     const name = `planned_once_${plannedOnceStatements.size + 1}`;
     const statement = { name, types: await prepare(name, sql) };
     plannedOnceStatements.set(sql, statement);
-    return onGenericPlan(statement, params);
+    return runOf(statement, params, true);
   }
   if (!sql.startsWith(PLANNED_ONCE) && PREPARABLE.test(sql)) {
     if (seenOnce.delete(sql)) {
@@ -184,12 +179,12 @@ async function prepared({ sql, params }) {
         autoPrepared.delete(oldest);
         await call([closeStatementMessage(old.name), SYNC]);
       }
-      return onPlan(statement, params);
+      return runOf(statement, params, false);
     }
     seenOnce.add(sql);
     if (seenOnce.size > SEEN_ONCE_MAX) seenOnce.delete(seenOnce.values().next().value);
   }
-  return onPlan({ name: '', types: await prepare('', sql) }, params);
+  return runOf({ name: '', types: await prepare('', sql) }, params, false);
 }
 
 /** What is not a statement to run: an `exec` (several statements in one text) and the close. */
@@ -201,8 +196,6 @@ async function run({ op, sql }) {
   }
   throw new Error(`unknown operation ${op}`);
 }
-
-const optionsOf = ({ rowMode, rawTypes }) => ({ rowMode, parsers: parsersLeaving(rawTypes) });
 
 /**
  * PGlite's parsers, but for the types the driver parses itself (`rawTypes`), which arrive as
@@ -271,8 +264,8 @@ async function runInOrder(messages) {
       const own = answered[owns[i]];
       try {
         if (!own) throw new Error('the embedded database gave no answer to a statement');
-        const { rowMode, parsers } = optionsOf(message);
-        answer(message, shaped(resultOf(own, rowMode, parsers)));
+        // resultOf gives what crosses back: rows, fields, affectedRows and the command's tag.
+        answer(message, resultOf(own, message.rowMode, parsersLeaving(message.rawTypes)));
       } catch (error) {
         refuse(message, error);
       }
